@@ -1,0 +1,30 @@
+# The perf_event subsystem for Linux 6.1 on x86-64: build, boot and test.
+#
+#   make run [CMD='...'] [KERNEL=ours|upstream]   boot, run CMD or the demo
+#   make check [KERNEL=ours|upstream]             boot, run KUnit + kselftests
+#
+# The scripts doing the work live in harness/; see README.md.
+
+KERNEL ?= ours
+CMD ?=
+
+.PHONY: check run kernel tree clean distclean
+
+check:
+	@harness/check.sh $(KERNEL)
+
+run:
+	@harness/run.sh $(KERNEL) "$(CMD)"
+
+kernel:
+	@harness/deps.sh && harness/tree.sh $(KERNEL) && harness/kernel.sh $(KERNEL)
+
+tree:
+	@harness/tree.sh $(KERNEL)
+
+# Remove the builds but keep the unpacked base and the compiler cache.
+clean:
+	rm -rf build/obj build/src build/ours build/upstream
+
+distclean:
+	rm -rf build

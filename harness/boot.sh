@@ -1,0 +1,28 @@
+#!/bin/bash
+# Boot build/<kind>/bzImage with its initramfs in QEMU.
+#   boot.sh <kind> check   console to build/<kind>/console.log, test output
+#                          to build/<kind>/results.log
+#   boot.sh <kind> run     console on standard output
+# TCG by default; HARNESS_KVM=1 uses KVM where /dev/kvm really works.
+. "$(dirname "$0")/lib.sh"
+kind=$1
+mode=$2
+kernel_check_name "$kind"
+
+out=$(out_dir "$kind")
+accel=tcg
+[ "${HARNESS_KVM:-0}" = 1 ] && [ -w /dev/kvm ] && accel=kvm
+qemu=(qemu-system-x86_64 -machine q35 -accel "$accel" -cpu max -smp 2,maxcpus=4 -m 2G
+      -nodefaults -display none -no-reboot
+      -kernel "$out/bzImage" -initrd "$out/initramfs.cpio.gz")
+cmdline="console=ttyS0 panic=-1 harness.mode=$mode"
+
+if [ "$mode" = check ]; then
+	rm -f "$out/console.log" "$out/results.log"
+	timeout --foreground "${HARNESS_TIMEOUT:-2400}" "${qemu[@]}" \
+		-serial "file:$out/console.log" -serial "file:$out/results.log" \
+		-append "$cmdline" </dev/null || true
+else
+	timeout --foreground "${HARNESS_TIMEOUT:-1200}" "${qemu[@]}" \
+		-serial stdio -serial null -append "$cmdline loglevel=4" </dev/null
+fi

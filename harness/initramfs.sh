@@ -1,0 +1,27 @@
+#!/bin/bash
+# Pack a busybox initramfs with our guest init, the kselftests and the
+# demonstration program: build/<kind>/initramfs.cpio.gz.
+# $2 is the command `make run` runs (empty: the demonstration).
+. "$(dirname "$0")/lib.sh"
+kind=$1
+cmd=${2:-}
+kernel_check_name "$kind"
+
+out=$(out_dir "$kind")
+root=$out/initramfs
+rm -rf "$root"
+mkdir -p "$root"/{bin,sbin,dev,proc,sys,tmp,root,etc,tests}
+cp /bin/busybox "$root/bin/busybox"
+cp "$ROOT/harness/guest/init" "$root/init"
+chmod +x "$root/init"
+gcc -static -O2 -Wall -isystem "$out/hdr/include" \
+	-o "$root/bin/perf-demo" "$ROOT/harness/guest/perf-demo.c"
+for t in $(cat "$out/selftests/.tests"); do
+	cp "$out/selftests/$t" "$root/tests/$t"
+done
+cp "$out/selftests/.tests" "$root/tests/list"
+printf '%s\n' "$cmd" >"$root/etc/run-command"
+echo 'root:x:0:0:root:/root:/bin/sh' >"$root/etc/passwd"
+echo 'nobody:x:65534:65534:nobody:/:/bin/sh' >>"$root/etc/passwd"
+printf 'root:x:0:\nnogroup:x:65534:\n' >"$root/etc/group"
+(cd "$root" && find . | cpio -o -H newc --quiet | gzip -1) >"$out/initramfs.cpio.gz"

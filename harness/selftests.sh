@@ -1,0 +1,18 @@
+#!/bin/bash
+# Build our kselftests statically against the UAPI headers exported by
+# the kernel under test (build/<kind>/hdr), into build/<kind>/selftests.
+# The sources are always ours: the reference kernel runs the same tests.
+. "$(dirname "$0")/lib.sh"
+kind=$1
+kernel_check_name "$kind"
+
+"$ROOT/harness/tree.sh" ours
+out=$(out_dir "$kind")
+dir=$(src_dir ours)/tools/testing/selftests/perf_events
+mkdir -p "$out/selftests"
+log "building kselftests against the $kind headers"
+make -s -C "$dir" OUTPUT="$out/selftests" CC="gcc -static" \
+	KHDR_INCLUDES="-isystem $out/hdr/include" all
+make -s --no-print-directory -C "$dir" OUTPUT="$out/selftests" \
+	--eval 'print-tests: ; @echo $(notdir $(TEST_GEN_PROGS) $(TEST_PROGS))' \
+	print-tests >"$out/selftests/.tests"

@@ -1,0 +1,149 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Copying struct perf_event_attr from user space and checking it.
+ *
+ * The structure grows over time; user space passes the size it knows in
+ * attr.size.  An older, smaller structure is accepted and zero-extended;
+ * a larger one is accepted only if everything past our size is zero.
+ * Otherwise the call fails with E2BIG and attr.size is overwritten with
+ * the size this kernel knows, so the caller can retry.
+ */
+#include <linux/perf_event.h>
+#include <linux/uaccess.h>
+#include <linux/time.h>
+#include <linux/perf_regs.h>
+
+#include "internal.h"
+
+#define PERF_FLAG_ALL	(PERF_FLAG_FD_NO_GROUP | PERF_FLAG_FD_OUTPUT | \
+			 PERF_FLAG_PID_CGROUP | PERF_FLAG_FD_CLOEXEC)
+
+/**
+ * perf_check_open_flags - check the flags argument of perf_event_open()
+ * @flags: PERF_FLAG_* bits
+ *
+ * Return: 0, or -EINVAL for a bit we do not know.
+ */
+int perf_check_open_flags(unsigned long flags)
+{
+	return flags & ~PERF_FLAG_ALL ? -EINVAL : 0;
+}
+
+static bool perf_clockid_valid(clockid_t id)
+{
+	switch (id) {
+	case CLOCK_MONOTONIC:
+	case CLOCK_MONOTONIC_RAW:
+	case CLOCK_REALTIME:
+	case CLOCK_BOOTTIME:
+	case CLOCK_TAI:
+		return true;
+	default:
+		return false;
+	}
+}
+
+/**
+ * perf_check_attr - check an attribute structure for what no PMU accepts
+ * @attr: the attributes, already copied into the kernel
+ *
+ * Checks the reserved fields, the sample_type and read_format bits and the
+ * combinations of flags that perf_event_open(2) documents as invalid.
+ * Checks that need a PMU or the caller's privileges come later.
+ *
+ * Return: 0 or -EINVAL.
+ */
+int perf_check_attr(const struct perf_event_attr *attr)
+{
+	if (attr->__reserved_1 || attr->__reserved_2 || attr->__reserved_3)
+		return -EINVAL;
+
+	if (attr->sample_type & ~(PERF_SAMPLE_MAX - 1))
+		return -EINVAL;
+
+	if (attr->read_format & ~(PERF_FORMAT_MAX - 1))
+		return -EINVAL;
+
+	if (attr->sample_type & PERF_SAMPLE_BRANCH_STACK &&
+	    attr->branch_sample_type & ~(PERF_SAMPLE_BRANCH_MAX - 1))
+		return -EINVAL;
+
+	if (attr->sample_type & PERF_SAMPLE_REGS_USER &&
+	    perf_reg_validate(attr->sample_regs_user))
+		return -EINVAL;
+
+	if (attr->sample_type & PERF_SAMPLE_REGS_INTR &&
+	    perf_reg_validate(attr->sample_regs_intr))
+		return -EINVAL;
+
+	if (attr->sample_type & PERF_SAMPLE_STACK_USER &&
+	    (attr->sample_stack_user > USHRT_MAX ||
+	     !IS_ALIGNED(attr->sample_stack_user, sizeof(u64))))
+		return -EINVAL;
+
+#ifndef CONFIG_CGROUP_PERF
+	if (attr->sample_type & PERF_SAMPLE_CGROUP)
+		return -EINVAL;
+#endif
+
+	/* A period with the top bit set would be negative to the PMUs. */
+	if (!attr->freq && attr->sample_period & BIT_ULL(63))
+		return -EINVAL;
+
+	if (attr->inherit_thread && !attr->inherit)
+		return -EINVAL;
+
+	if (attr->remove_on_exec && attr->enable_on_exec)
+		return -EINVAL;
+
+	if (attr->sigtrap && !attr->remove_on_exec)
+		return -EINVAL;
+
+	if (attr->use_clockid && !perf_clockid_valid(attr->clockid))
+		return -EINVAL;
+
+	return 0;
+}
+
+/**
+ * perf_copy_attr - copy struct perf_event_attr from user space
+ * @uattr: the user's structure
+ * @attr: where to put it
+ *
+ * Return: 0; -EFAULT for a bad pointer; -E2BIG for a size we cannot take,
+ * with our size written back to @uattr->size; -EINVAL for a structure
+ * perf_check_attr() refuses.
+ */
+int perf_copy_attr(struct perf_event_attr __user *uattr,
+		   struct perf_event_attr *attr)
+{
+	u32 size;
+	int ret;
+
+	if (get_user(size, &uattr->size))
+		return -EFAULT;
+
+	/* Size 0 means the first published version of the structure. */
+	if (!size)
+		size = PERF_ATTR_SIZE_VER0;
+	if (size < PERF_ATTR_SIZE_VER0 || size > PAGE_SIZE)
+		goto too_big;
+
+	ret = copy_struct_from_user(attr, sizeof(*attr), uattr, size);
+	if (ret == -E2BIG)
+		goto too_big;
+	if (ret)
+		return ret;
+
+	attr->size = size;
+
+	if (!attr->sample_max_stack)
+		attr->sample_max_stack = sysctl_perf_event_max_stack;
+
+	return perf_check_attr(attr);
+
+too_big:
+	if (put_user(sizeof(*attr), &uattr->size))
+		return -EFAULT;
+	return -E2BIG;
+}

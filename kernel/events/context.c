@@ -1,0 +1,767 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Event contexts: the per-CPU contexts of CPU-wide events, the per-task
+ * contexts of per-task events, and scheduling their events onto PMUs.
+ *
+ * A context has its own clock, ctx->time, which advances only while the
+ * context is scheduled in: always for an online CPU's context, while the
+ * task runs for a task's.  An event's time_enabled and time_running are
+ * sums of context time, taken at each change of the event's state; so a
+ * task event's times stand still while its task sleeps, as the ABI says.
+ *
+ * A task context is scheduled in and out by the scheduler hooks on the
+ * CPU its task runs on, and nowhere else.  Any other change to a context
+ * that is scheduled in (installing, removing, enabling, disabling,
+ * reading an event) runs on that CPU, through perf_ctx_call(), with the
+ * context's lock held.  The lock rules are in struct perf_event_context.
+ */
+#include <linux/perf_event.h>
+#include <linux/sched/clock.h>
+#include <linux/slab.h>
+#include <linux/smp.h>
+
+#include "internal.h"
+
+static DEFINE_PER_CPU(struct perf_cpu_context, perf_cpu_ctx);
+
+/* Enabled while any per-task event exists: the scheduler hooks run. */
+DEFINE_STATIC_KEY_FALSE(perf_sched_events);
+
+/**
+ * perf_clock - the clock of contexts and event times, in nanoseconds
+ *
+ * Return: the local CPU's scheduler clock.
+ */
+u64 perf_clock(void)
+{
+	return local_clock();
+}
+
+static void perf_ctx_init(struct perf_event_context *ctx)
+{
+	raw_spin_lock_init(&ctx->lock);
+	mutex_init(&ctx->mutex);
+	INIT_LIST_HEAD(&ctx->event_list);
+	INIT_LIST_HEAD(&ctx->pinned_groups);
+	INIT_LIST_HEAD(&ctx->flexible_groups);
+	refcount_set(&ctx->refcount, 1);
+	ctx->cpu = -1;
+}
+
+void perf_get_context(struct perf_event_context *ctx)
+{
+	refcount_inc(&ctx->refcount);
+}
+
+void perf_put_context(struct perf_event_context *ctx)
+{
+	if (!refcount_dec_and_test(&ctx->refcount))
+		return;
+	/* CPU contexts are static and never reach zero. */
+	if (WARN_ON_ONCE(!ctx->task))
+		return;
+	if (ctx->task != TASK_TOMBSTONE)
+		put_task_struct(ctx->task);
+	kfree_rcu(ctx, rcu_head);
+}
+
+/* Advance the context clock; ctx->lock held, on the context's CPU. */
+static void ctx_update_time(struct perf_event_context *ctx)
+{
+	u64 now = perf_clock();
+
+	if (ctx->is_active && now > ctx->timestamp)
+		ctx->time += now - ctx->timestamp;
+	ctx->timestamp = now;
+}
+
+/* Bring an event's times up to the context clock; ctx->lock held. */
+static void event_update_time(struct perf_event *event)
+{
+	u64 now = event->ctx->time;
+	u64 delta = now - event->tstamp;
+
+	if (event->state >= PERF_EVENT_STATE_INACTIVE)
+		event->total_time_enabled += delta;
+	if (event->state == PERF_EVENT_STATE_ACTIVE)
+		event->total_time_running += delta;
+	event->tstamp = now;
+}
+
+static void event_set_state(struct perf_event *event,
+			    enum perf_event_state state)
+{
+	event_update_time(event);
+	event->state = state;
+}
+
+static bool event_fits_cpu(struct perf_event *event)
+{
+	if (event->cpu != -1 && event->cpu != smp_processor_id())
+		return false;
+	return !event->pmu->filter_match || event->pmu->filter_match(event);
+}
+
+static int event_sched_in(struct perf_event *event,
+			  struct perf_event_context *ctx)
+{
+	if (event->state != PERF_EVENT_STATE_INACTIVE)
+		return 0;
+
+	event_set_state(event, PERF_EVENT_STATE_ACTIVE);
+	event->oncpu = smp_processor_id();
+	if (event->pmu->add(event, PERF_EF_START)) {
+		event->state = PERF_EVENT_STATE_INACTIVE;
+		event->oncpu = -1;
+		return -EAGAIN;
+	}
+	ctx->nr_active++;
+	return 0;
+}
+
+static void event_sched_out(struct perf_event *event,
+			    struct perf_event_context *ctx)
+{
+	if (event->state != PERF_EVENT_STATE_ACTIVE)
+		return;
+
+	event->pmu->del(event, 0);
+	event_set_state(event, PERF_EVENT_STATE_INACTIVE);
+	event->oncpu = -1;
+	ctx->nr_active--;
+}
+
+static void group_sched_out(struct perf_event *leader,
+			    struct perf_event_context *ctx)
+{
+	struct perf_event *sibling;
+
+	if (leader->state != PERF_EVENT_STATE_ACTIVE)
+		return;
+
+	perf_pmu_disable(leader->pmu);
+	event_sched_out(leader, ctx);
+	list_for_each_entry(sibling, &leader->sibling_list, sibling_entry)
+		event_sched_out(sibling, ctx);
+	perf_pmu_enable(leader->pmu);
+}
+
+/* A group goes on the PMU whole or not at all. */
+static int group_sched_in(struct perf_event *leader,
+			  struct perf_event_context *ctx)
+{
+	struct perf_event *sibling, *failed = NULL;
+	struct pmu *pmu = leader->pmu;
+
+	if (leader->state != PERF_EVENT_STATE_INACTIVE ||
+	    !event_fits_cpu(leader))
+		return 0;
+
+	perf_pmu_disable(pmu);
+	if (event_sched_in(leader, ctx))
+		goto fail;
+
+	list_for_each_entry(sibling, &leader->sibling_list, sibling_entry) {
+		if (event_sched_in(sibling, ctx)) {
+			failed = sibling;
+			break;
+		}
+	}
+	if (!failed) {
+		perf_pmu_enable(pmu);
+		return 0;
+	}
+
+	list_for_each_entry(sibling, &leader->sibling_list, sibling_entry) {
+		if (sibling == failed)
+			break;
+		event_sched_out(sibling, ctx);
+	}
+	event_sched_out(leader, ctx);
+fail:
+	perf_pmu_enable(pmu);
+	return -EAGAIN;
+}
+
+static void ctx_groups_sched_in(struct perf_event_context *ctx)
+{
+	struct perf_event *leader;
+
+	list_for_each_entry(leader, &ctx->pinned_groups, group_entry) {
+		if (group_sched_in(leader, ctx) &&
+		    leader->state == PERF_EVENT_STATE_INACTIVE)
+			event_set_state(leader, PERF_EVENT_STATE_ERROR);
+	}
+	list_for_each_entry(leader, &ctx->flexible_groups, group_entry)
+		group_sched_in(leader, ctx);
+}
+
+/* Schedule a context in on this CPU; ctx->lock held, irqs off. */
+static void ctx_sched_in(struct perf_event_context *ctx)
+{
+	if (ctx->is_active)
+		return;
+
+	ctx->timestamp = perf_clock();
+	ctx->is_active = 1;
+	if (ctx->task)
+		this_cpu_ptr(&perf_cpu_ctx)->task_ctx = ctx;
+	ctx_groups_sched_in(ctx);
+}
+
+/* Schedule a context out; ctx->lock held, irqs off, on its CPU. */
+static void ctx_sched_out(struct perf_event_context *ctx)
+{
+	struct perf_event *leader;
+
+	if (!ctx->is_active)
+		return;
+
+	ctx_update_time(ctx);
+	list_for_each_entry(leader, &ctx->pinned_groups, group_entry)
+		group_sched_out(leader, ctx);
+	list_for_each_entry(leader, &ctx->flexible_groups, group_entry)
+		group_sched_out(leader, ctx);
+	ctx->is_active = 0;
+	if (ctx->task)
+		this_cpu_ptr(&perf_cpu_ctx)->task_ctx = NULL;
+}
+
+/**
+ * __perf_event_task_sched_out - schedule out the context of a task
+ * @prev: the task leaving this CPU
+ * @next: the task that follows it
+ *
+ * Called from perf_event_task_sched_out() with interrupts off.
+ */
+void __perf_event_task_sched_out(struct task_struct *prev,
+				 struct task_struct *next)
+{
+	struct perf_event_context *ctx = READ_ONCE(prev->perf_event_ctxp[0]);
+
+	if (!ctx)
+		return;
+
+	raw_spin_lock(&ctx->lock);
+	ctx_sched_out(ctx);
+	raw_spin_unlock(&ctx->lock);
+}
+
+/**
+ * __perf_event_task_sched_in - schedule in the context of a task
+ * @prev: the task that ran before
+ * @task: the task now running on this CPU
+ *
+ * Called from perf_event_task_sched_in() with interrupts off.
+ */
+void __perf_event_task_sched_in(struct task_struct *prev,
+				struct task_struct *task)
+{
+	struct perf_event_context *ctx = READ_ONCE(task->perf_event_ctxp[0]);
+
+	if (!ctx)
+		return;
+
+	raw_spin_lock(&ctx->lock);
+	if (ctx->task == task)
+		ctx_sched_in(ctx);
+	raw_spin_unlock(&ctx->lock);
+}
+
+/**
+ * perf_event_task_tick - the scheduler tick on this CPU
+ *
+ * Runs in hard interrupt context.  Nothing to do while every PMU can hold
+ * all of its events at once.
+ */
+void perf_event_task_tick(void)
+{
+}
+
+struct perf_ctx_call_data {
+	struct perf_event_context	*ctx;
+	perf_event_fn			func;
+	struct perf_event		*event;
+	void				*data;
+	int				ret;
+};
+
+/*
+ * Run call->func with ctx->lock held, here.  That is right if this CPU is
+ * the one the context is scheduled in on, or if it is scheduled in
+ * nowhere; otherwise return -EAGAIN and let the caller chase it.
+ */
+static int perf_ctx_call_here(struct perf_ctx_call_data *call)
+{
+	struct perf_event_context *ctx = call->ctx;
+	unsigned long flags;
+
+	raw_spin_lock_irqsave(&ctx->lock, flags);
+	if (ctx->task && ctx->task != TASK_TOMBSTONE) {
+		if (ctx->task == current) {
+			/* Created after its task was scheduled in. */
+			ctx_sched_in(ctx);
+		} else if (ctx->is_active) {
+			raw_spin_unlock_irqrestore(&ctx->lock, flags);
+			return -EAGAIN;
+		}
+	}
+	ctx_update_time(ctx);
+	call->func(call->event, ctx, call->data);
+	raw_spin_unlock_irqrestore(&ctx->lock, flags);
+	return 0;
+}
+
+static void perf_ctx_call_ipi(void *info)
+{
+	struct perf_ctx_call_data *call = info;
+
+	call->ret = perf_ctx_call_here(call);
+}
+
+/*
+ * Run func(event, ctx, data) with ctx->lock held on the CPU where ctx is
+ * scheduled in.  Process context only: it may send IPIs and wait.
+ */
+static void perf_ctx_call(struct perf_event_context *ctx,
+			  struct perf_event *event, perf_event_fn func,
+			  void *data)
+{
+	struct perf_ctx_call_data call = {
+		.ctx = ctx, .func = func, .event = event, .data = data,
+	};
+	struct task_struct *task;
+
+	lockdep_assert_irqs_enabled();
+
+	if (!ctx->task) {
+		call.ret = -ENXIO;
+		smp_call_function_single(ctx->cpu, perf_ctx_call_ipi, &call, 1);
+		/* An offline CPU's context is scheduled in nowhere. */
+		if (call.ret)
+			perf_ctx_call_here(&call);
+		return;
+	}
+
+	for (;;) {
+		task = READ_ONCE(ctx->task);
+		if (task != TASK_TOMBSTONE && task_curr(task)) {
+			call.ret = -EAGAIN;
+			smp_call_function_single(task_cpu(task),
+						 perf_ctx_call_ipi, &call, 1);
+			if (!call.ret)
+				return;
+		} else if (!perf_ctx_call_here(&call)) {
+			return;
+		}
+		cpu_relax();
+	}
+}
+
+/**
+ * perf_event_call - run a function on an event where its context runs
+ * @event: the event
+ * @func: called with the context's lock held and its clock up to date
+ * @data: passed to @func
+ */
+void perf_event_call(struct perf_event *event, perf_event_fn func, void *data)
+{
+	perf_ctx_call(event->ctx, event, func, data);
+}
+
+static void ctx_add_event(struct perf_event *event,
+			  struct perf_event_context *ctx, void *unused)
+{
+	struct perf_event *leader = event->group_leader;
+
+	event->tstamp = ctx->time;
+	list_add_tail(&event->event_entry, &ctx->event_list);
+	ctx->nr_events++;
+	event->attach_state |= PERF_ATTACH_CONTEXT;
+
+	if (leader == event) {
+		list_add_tail(&event->group_entry, event->attr.pinned ?
+			      &ctx->pinned_groups : &ctx->flexible_groups);
+		if (ctx->is_active)
+			group_sched_in(event, ctx);
+		return;
+	}
+
+	list_add_tail(&event->sibling_entry, &leader->sibling_list);
+	leader->nr_siblings++;
+	event->attach_state |= PERF_ATTACH_GROUP;
+	if (leader->state == PERF_EVENT_STATE_ACTIVE)
+		event_sched_in(event, ctx);
+}
+
+/**
+ * perf_install_in_context - add a new event to a context and start it
+ * @ctx: the context, which holds a reference for the event
+ * @event: the event; if it joins a group, its leader is in @ctx already
+ *
+ * Caller holds ctx->mutex.
+ */
+void perf_install_in_context(struct perf_event_context *ctx,
+			     struct perf_event *event)
+{
+	lockdep_assert_held(&ctx->mutex);
+
+	event->ctx = ctx;
+	perf_ctx_call(ctx, event, ctx_add_event, NULL);
+}
+
+/* Make each sibling of a departing leader the leader of its own group. */
+static void ctx_ungroup_siblings(struct perf_event *leader,
+				 struct perf_event_context *ctx)
+{
+	struct perf_event *sibling, *tmp;
+
+	list_for_each_entry_safe(sibling, tmp, &leader->sibling_list,
+				 sibling_entry) {
+		list_del_init(&sibling->sibling_entry);
+		sibling->group_leader = sibling;
+		sibling->attach_state &= ~PERF_ATTACH_GROUP;
+		list_add_tail(&sibling->group_entry, sibling->attr.pinned ?
+			      &ctx->pinned_groups : &ctx->flexible_groups);
+		if (sibling->state == PERF_EVENT_STATE_ACTIVE)
+			event_sched_out(sibling, ctx);
+		if (ctx->is_active)
+			group_sched_in(sibling, ctx);
+	}
+	leader->nr_siblings = 0;
+}
+
+static void ctx_del_event(struct perf_event *event,
+			  struct perf_event_context *ctx, void *unused)
+{
+	struct perf_event *leader = event->group_leader;
+
+	if (!(event->attach_state & PERF_ATTACH_CONTEXT))
+		return;
+
+	event_sched_out(event, ctx);
+	event_update_time(event);
+
+	if (leader == event) {
+		list_del_init(&event->group_entry);
+		ctx_ungroup_siblings(event, ctx);
+	} else {
+		list_del_init(&event->sibling_entry);
+		leader->nr_siblings--;
+		event->attach_state &= ~PERF_ATTACH_GROUP;
+		event->group_leader = event;
+	}
+
+	list_del_init(&event->event_entry);
+	ctx->nr_events--;
+	event->attach_state &= ~PERF_ATTACH_CONTEXT;
+}
+
+/**
+ * perf_remove_from_context - take an event out of its context for good
+ * @event: the event
+ *
+ * Stops it if it is counting.  Its context keeps its reference until the
+ * event is freed, so a final read still works.
+ */
+void perf_remove_from_context(struct perf_event *event)
+{
+	perf_ctx_call(event->ctx, event, ctx_del_event, NULL);
+}
+
+static void ctx_enable_event(struct perf_event *event,
+			     struct perf_event_context *ctx, void *unused)
+{
+	struct perf_event *leader = event->group_leader;
+
+	if (event->state >= PERF_EVENT_STATE_INACTIVE ||
+	    event->state <= PERF_EVENT_STATE_EXIT)
+		return;
+
+	event_set_state(event, PERF_EVENT_STATE_INACTIVE);
+	if (!ctx->is_active)
+		return;
+
+	if (leader == event)
+		group_sched_in(event, ctx);
+	else if (leader->state == PERF_EVENT_STATE_ACTIVE)
+		event_sched_in(event, ctx);
+}
+
+static void ctx_disable_event(struct perf_event *event,
+			      struct perf_event_context *ctx, void *unused)
+{
+	if (event->state < PERF_EVENT_STATE_INACTIVE)
+		return;
+
+	if (event->group_leader == event)
+		group_sched_out(event, ctx);
+	else
+		event_sched_out(event, ctx);
+	event_set_state(event, PERF_EVENT_STATE_OFF);
+}
+
+/**
+ * perf_event_enable_nogroup - enable one event (not its group)
+ * @event: the event
+ *
+ * An event in the error state is given another chance.
+ */
+void perf_event_enable_nogroup(struct perf_event *event)
+{
+	perf_ctx_call(event->ctx, event, ctx_enable_event, NULL);
+}
+
+/**
+ * perf_event_disable_nogroup - disable one event (a leader: its group)
+ * @event: the event
+ */
+void perf_event_disable_nogroup(struct perf_event *event)
+{
+	perf_ctx_call(event->ctx, event, ctx_disable_event, NULL);
+}
+
+/**
+ * perf_event_enable - enable an event for a kernel user
+ * @event: the event
+ */
+void perf_event_enable(struct perf_event *event)
+{
+	struct perf_event_context *ctx = event->ctx;
+
+	mutex_lock(&ctx->mutex);
+	perf_event_enable_nogroup(event);
+	mutex_unlock(&ctx->mutex);
+}
+EXPORT_SYMBOL_GPL(perf_event_enable);
+
+/**
+ * perf_event_disable - disable an event for a kernel user
+ * @event: the event
+ */
+void perf_event_disable(struct perf_event *event)
+{
+	struct perf_event_context *ctx = event->ctx;
+
+	mutex_lock(&ctx->mutex);
+	perf_event_disable_nogroup(event);
+	mutex_unlock(&ctx->mutex);
+}
+EXPORT_SYMBOL_GPL(perf_event_disable);
+
+/**
+ * perf_event_disable_local - disable an event on the CPU it counts on
+ * @event: the event, whose context is scheduled in on this CPU
+ *
+ * For PMU drivers, with interrupts off.
+ */
+void perf_event_disable_local(struct perf_event *event)
+{
+	struct perf_event_context *ctx = event->ctx;
+	unsigned long flags;
+
+	raw_spin_lock_irqsave(&ctx->lock, flags);
+	ctx_update_time(ctx);
+	ctx_disable_event(event, ctx, NULL);
+	raw_spin_unlock_irqrestore(&ctx->lock, flags);
+}
+
+/* Pull an active event's count from its PMU; ctx->lock held, its CPU. */
+static void ctx_sync_event(struct perf_event *event)
+{
+	if (event->state == PERF_EVENT_STATE_ACTIVE &&
+	    event->oncpu == smp_processor_id())
+		event->pmu->read(event);
+	event_update_time(event);
+}
+
+static void ctx_sync_one(struct perf_event *event,
+			 struct perf_event_context *ctx, void *unused)
+{
+	ctx_sync_event(event);
+}
+
+/**
+ * perf_ctx_sync_group - bring a group's counts and times up to date
+ * @leader: the group leader, or a lone event
+ * @ctx: its context, locked, on the CPU it is scheduled in on
+ * @data: unused
+ */
+void perf_ctx_sync_group(struct perf_event *leader,
+			 struct perf_event_context *ctx, void *data)
+{
+	struct perf_event *sibling;
+
+	ctx_sync_event(leader);
+	list_for_each_entry(sibling, &leader->sibling_list, sibling_entry)
+		ctx_sync_event(sibling);
+}
+
+/**
+ * perf_event_sync_count - bring one event's count and times up to date
+ * @event: the event
+ */
+void perf_event_sync_count(struct perf_event *event)
+{
+	perf_ctx_call(event->ctx, event, ctx_sync_one, NULL);
+}
+
+/**
+ * perf_find_get_context - the context a new event goes into
+ * @task: the task for a per-task event, NULL for a CPU-wide one
+ * @cpu: the CPU of a CPU-wide event
+ *
+ * A task gets its context on its first event and keeps it until it exits.
+ *
+ * Return: the context with a reference held for the caller, or
+ * ERR_PTR(-ESRCH) if @task is exiting, ERR_PTR(-ENOMEM).
+ */
+struct perf_event_context *perf_find_get_context(struct task_struct *task,
+						 int cpu)
+{
+	struct perf_event_context *ctx, *new = NULL;
+
+	if (!task) {
+		ctx = &per_cpu_ptr(&perf_cpu_ctx, cpu)->ctx;
+		perf_get_context(ctx);
+		return ctx;
+	}
+
+	new = kzalloc(sizeof(*new), GFP_KERNEL);
+	if (!new)
+		return ERR_PTR(-ENOMEM);
+	perf_ctx_init(new);
+
+	mutex_lock(&task->perf_event_mutex);
+	if (task->flags & PF_EXITING) {
+		mutex_unlock(&task->perf_event_mutex);
+		kfree(new);
+		return ERR_PTR(-ESRCH);
+	}
+	ctx = task->perf_event_ctxp[0];
+	if (!ctx) {
+		ctx = new;
+		new = NULL;
+		ctx->task = get_task_struct(task);
+		/* Paired with the READ_ONCE()s of the scheduler hooks. */
+		smp_store_release(&task->perf_event_ctxp[0], ctx);
+	}
+	perf_get_context(ctx);
+	mutex_unlock(&task->perf_event_mutex);
+
+	kfree(new);
+	return ctx;
+}
+
+static void ctx_exit_event(struct perf_event *event,
+			   struct perf_event_context *ctx)
+{
+	if (event->state == PERF_EVENT_STATE_ACTIVE)
+		event_sched_out(event, ctx);
+	event_set_state(event, PERF_EVENT_STATE_EXIT);
+}
+
+/**
+ * perf_task_ctx_exit - detach a task from its context
+ * @task: the current task, exiting or executing a setuid program
+ *
+ * Stops the task's events for good and marks them exited: their last
+ * counts stay readable through their files.  The task may get a new
+ * context afterwards if it goes on living (exec).
+ */
+void perf_task_ctx_exit(struct task_struct *task)
+{
+	struct perf_event_context *ctx;
+	struct perf_event *event;
+
+	mutex_lock(&task->perf_event_mutex);
+	ctx = task->perf_event_ctxp[0];
+	if (!ctx) {
+		mutex_unlock(&task->perf_event_mutex);
+		return;
+	}
+
+	mutex_lock(&ctx->mutex);
+	raw_spin_lock_irq(&ctx->lock);
+	ctx_sched_out(ctx);
+	list_for_each_entry(event, &ctx->event_list, event_entry)
+		ctx_exit_event(event, ctx);
+	WRITE_ONCE(ctx->task, TASK_TOMBSTONE);
+	WRITE_ONCE(task->perf_event_ctxp[0], NULL);
+	raw_spin_unlock_irq(&ctx->lock);
+	mutex_unlock(&ctx->mutex);
+	mutex_unlock(&task->perf_event_mutex);
+
+	/* The reference the context held on the task. */
+	put_task_struct(task);
+	/* The task's reference on the context. */
+	perf_put_context(ctx);
+}
+
+/**
+ * perf_event_init_cpu - a CPU is coming up (cpuhp "perf:prepare", "perf:online")
+ * @cpu: the CPU
+ *
+ * On the CPU itself (the online step), its context starts running.
+ *
+ * Return: 0.
+ */
+int perf_event_init_cpu(unsigned int cpu)
+{
+	struct perf_cpu_context *cpuctx = per_cpu_ptr(&perf_cpu_ctx, cpu);
+	struct perf_event_context *ctx = &cpuctx->ctx;
+
+	unsigned long flags;
+
+	if (cpu != smp_processor_id())
+		return 0;
+
+	raw_spin_lock_irqsave(&ctx->lock, flags);
+	cpuctx->online = 1;
+	ctx_sched_in(ctx);
+	raw_spin_unlock_irqrestore(&ctx->lock, flags);
+	return 0;
+}
+
+/**
+ * perf_event_exit_cpu - a CPU is going down (cpuhp teardown)
+ * @cpu: the CPU
+ *
+ * On the CPU itself, its context stops; its events keep their counts and
+ * start again when the CPU comes back.
+ *
+ * Return: 0.
+ */
+int perf_event_exit_cpu(unsigned int cpu)
+{
+	struct perf_cpu_context *cpuctx = per_cpu_ptr(&perf_cpu_ctx, cpu);
+	struct perf_event_context *ctx = &cpuctx->ctx;
+
+	unsigned long flags;
+
+	if (cpu != smp_processor_id())
+		return 0;
+
+	raw_spin_lock_irqsave(&ctx->lock, flags);
+	ctx_sched_out(ctx);
+	cpuctx->online = 0;
+	raw_spin_unlock_irqrestore(&ctx->lock, flags);
+	return 0;
+}
+
+/**
+ * perf_contexts_init - set up every possible CPU's context at boot
+ */
+void perf_contexts_init(void)
+{
+	int cpu;
+
+	for_each_possible_cpu(cpu) {
+		struct perf_event_context *ctx = &per_cpu_ptr(&perf_cpu_ctx, cpu)->ctx;
+
+		perf_ctx_init(ctx);
+		ctx->cpu = cpu;
+	}
+	/* The boot CPU is online before the hotplug callbacks exist. */
+	perf_event_init_cpu(smp_processor_id());
+}

@@ -1,0 +1,242 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The life of an event: allocation, binding to its PMU, references,
+ * release by its owner and freeing; and the kernel-internal counters
+ * other subsystems create (hardware breakpoints, watchdogs).
+ *
+ * An event is referenced by its file (or kernel user) and by whoever is
+ * reading it at the moment.  Its memory is freed after an RCU grace
+ * period, because the software event paths walk per-CPU lists of events
+ * under RCU.
+ */
+#include <linux/perf_event.h>
+#include <linux/slab.h>
+#include <linux/sched/task.h>
+#include <linux/pid_namespace.h>
+
+#include "internal.h"
+
+static atomic64_t perf_event_ids;
+
+/**
+ * perf_next_event_id - a fresh event id, never reused while the system runs
+ *
+ * Return: the id.
+ */
+u64 perf_next_event_id(void)
+{
+	return atomic64_inc_return(&perf_event_ids);
+}
+
+/**
+ * perf_event_alloc - create an event and let its PMU set it up
+ * @attr: the checked attributes
+ * @cpu: the CPU it counts on, or -1 for any
+ * @task: the task it follows, or NULL for a CPU-wide event
+ * @group_leader: the leader of the group it joins, or NULL
+ * @handler: overflow handler for kernel users, or NULL
+ * @handler_context: passed to @handler
+ *
+ * Return: the event, with one reference for the caller, or an ERR_PTR.
+ */
+struct perf_event *perf_event_alloc(struct perf_event_attr *attr, int cpu,
+				    struct task_struct *task,
+				    struct perf_event *group_leader,
+				    perf_overflow_handler_t handler,
+				    void *handler_context)
+{
+	struct perf_event *event;
+	int ret;
+
+	event = kzalloc(sizeof(*event), GFP_KERNEL);
+	if (!event)
+		return ERR_PTR(-ENOMEM);
+
+	INIT_LIST_HEAD(&event->event_entry);
+	INIT_LIST_HEAD(&event->group_entry);
+	INIT_LIST_HEAD(&event->sibling_list);
+	INIT_LIST_HEAD(&event->sibling_entry);
+	INIT_LIST_HEAD(&event->active_entry);
+	INIT_LIST_HEAD(&event->owner_entry);
+	atomic_long_set(&event->refcount, 1);
+
+	event->attr = *attr;
+	event->cpu = cpu;
+	event->oncpu = -1;
+	event->group_leader = group_leader ?: event;
+	event->state = attr->disabled ? PERF_EVENT_STATE_OFF :
+					PERF_EVENT_STATE_INACTIVE;
+	event->id = perf_next_event_id();
+	event->clock = perf_clock;
+	event->overflow_handler = handler;
+	event->overflow_handler_context = handler_context;
+	event->ns = get_pid_ns(task_active_pid_ns(current));
+
+	if (task) {
+		event->attach_state = PERF_ATTACH_TASK;
+		event->hw.target = get_task_struct(task);
+	}
+
+	if (!attr->freq)
+		event->hw.sample_period = attr->sample_period;
+
+	ret = perf_pmu_init_event(event);
+	if (ret)
+		goto fail;
+
+	if (task)
+		static_branch_inc(&perf_sched_events);
+
+	return event;
+
+fail:
+	if (task)
+		put_task_struct(task);
+	put_pid_ns(event->ns);
+	kfree(event);
+	return ERR_PTR(ret);
+}
+
+static void perf_event_free_rcu(struct rcu_head *head)
+{
+	kfree(container_of(head, struct perf_event, rcu_head));
+}
+
+/**
+ * perf_event_free - free an event that nothing refers to any more
+ * @event: the event, out of its context
+ */
+void perf_event_free(struct perf_event *event)
+{
+	event->state = PERF_EVENT_STATE_DEAD;
+
+	if (event->destroy)
+		event->destroy(event);
+	module_put(event->pmu->module);
+
+	if (event->attach_state & PERF_ATTACH_TASK) {
+		static_branch_dec(&perf_sched_events);
+		put_task_struct(event->hw.target);
+	}
+	if (event->ctx)
+		perf_put_context(event->ctx);
+	put_pid_ns(event->ns);
+	call_rcu(&event->rcu_head, perf_event_free_rcu);
+}
+
+/**
+ * perf_event_get_ref - take a reference on an event
+ * @event: the event
+ */
+void perf_event_get_ref(struct perf_event *event)
+{
+	atomic_long_inc(&event->refcount);
+}
+
+/**
+ * perf_event_put - drop a reference on an event, freeing it on the last
+ * @event: the event
+ */
+void perf_event_put(struct perf_event *event)
+{
+	if (atomic_long_dec_and_test(&event->refcount))
+		perf_event_free(event);
+}
+
+/**
+ * perf_event_valid_group - may @event join the group of @leader?
+ * @leader: the proposed group leader
+ * @event: the new event
+ * @ctx: the context @event goes into
+ *
+ * Return: true if @leader leads a group in @ctx on the same CPU.
+ */
+bool perf_event_valid_group(struct perf_event *leader,
+			    struct perf_event *event,
+			    struct perf_event_context *ctx)
+{
+	if (leader->group_leader != leader)
+		return false;
+	if (leader->ctx != ctx)
+		return false;
+	if (leader->cpu != event->cpu)
+		return false;
+	return leader->state > PERF_EVENT_STATE_EXIT;
+}
+
+/**
+ * perf_event_release_kernel - release an event for good
+ * @event: the event, from perf_event_create_kernel_counter() or a file
+ *
+ * Stops the event, takes it out of its context and drops the owner's
+ * reference.  Readers that still hold a reference finish first.
+ *
+ * Return: 0.
+ */
+int perf_event_release_kernel(struct perf_event *event)
+{
+	struct perf_event_context *ctx = event->ctx;
+
+	perf_event_remove_from_owner(event);
+	if (ctx) {
+		mutex_lock(&ctx->mutex);
+		perf_remove_from_context(event);
+		mutex_unlock(&ctx->mutex);
+	}
+	perf_event_put(event);
+	return 0;
+}
+EXPORT_SYMBOL_GPL(perf_event_release_kernel);
+
+/**
+ * perf_event_create_kernel_counter - create an event for a kernel user
+ * @attr: the attributes
+ * @cpu: the CPU to count on, or -1 with @task
+ * @task: the task to follow, or NULL for a CPU-wide event
+ * @callback: called on overflow, or NULL
+ * @context: passed to @callback
+ *
+ * The event is not tied to a file; release it with
+ * perf_event_release_kernel().
+ *
+ * Return: the event, or an ERR_PTR.
+ */
+struct perf_event *
+perf_event_create_kernel_counter(struct perf_event_attr *attr, int cpu,
+				 struct task_struct *task,
+				 perf_overflow_handler_t callback,
+				 void *context)
+{
+	struct perf_event_context *ctx;
+	struct perf_event *event;
+	int ret;
+
+	if (!task && (cpu < 0 || cpu >= nr_cpu_ids || !cpu_online(cpu)))
+		return ERR_PTR(-EINVAL);
+
+	ret = perf_check_attr(attr);
+	if (ret)
+		return ERR_PTR(ret);
+
+	event = perf_event_alloc(attr, cpu, task, NULL, callback, context);
+	if (IS_ERR(event))
+		return event;
+
+	ctx = perf_find_get_context(task, cpu);
+	if (IS_ERR(ctx)) {
+		perf_event_free(event);
+		return ERR_CAST(ctx);
+	}
+
+	mutex_lock(&ctx->mutex);
+	if (ctx->task == TASK_TOMBSTONE) {
+		mutex_unlock(&ctx->mutex);
+		perf_put_context(ctx);
+		perf_event_free(event);
+		return ERR_PTR(-ESRCH);
+	}
+	perf_install_in_context(ctx, event);
+	mutex_unlock(&ctx->mutex);
+	return event;
+}
+EXPORT_SYMBOL_GPL(perf_event_create_kernel_counter);

@@ -1,0 +1,91 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * Declarations shared by the files of the perf core (kernel/events/).
+ *
+ * Where things live:
+ *   attr.c        copying and checking struct perf_event_attr
+ *   event.c       creating, initialising and freeing events
+ *   pmu.c         the PMU registry
+ *   context.c     task and CPU contexts, scheduling, enable/disable
+ *   task.c        fork, exit, exec and the other task hooks; prctl
+ *   syscall.c     perf_event_open(2) and the event file
+ *   read.c        read(2) and ioctl(2) on an event
+ *   software.c    the software PMU and perf_sw_event()
+ *   tracepoint.c  the tracepoint PMU and the trace event entry points
+ *   hw_breakpoint.c  the breakpoint PMU and the hw_breakpoint API
+ *   sysctl.c      /proc/sys/kernel/perf_* and their derived limits
+ *   core.c        bringing it all up at boot
+ */
+#ifndef _KERNEL_EVENTS_INTERNAL_H
+#define _KERNEL_EVENTS_INTERNAL_H
+
+#include <linux/perf_event.h>
+
+/* attr.c */
+int perf_copy_attr(struct perf_event_attr __user *uattr,
+		   struct perf_event_attr *attr);
+int perf_check_attr(const struct perf_event_attr *attr);
+int perf_check_open_flags(unsigned long flags);
+
+/* event.c */
+struct perf_event *perf_event_alloc(struct perf_event_attr *attr, int cpu,
+				    struct task_struct *task,
+				    struct perf_event *group_leader,
+				    perf_overflow_handler_t handler,
+				    void *handler_context);
+void perf_event_free(struct perf_event *event);
+void perf_event_get_ref(struct perf_event *event);
+void perf_event_put(struct perf_event *event);
+bool perf_event_valid_group(struct perf_event *leader,
+			    struct perf_event *event,
+			    struct perf_event_context *ctx);
+
+/* pmu.c */
+int perf_pmu_init_event(struct perf_event *event);
+
+/* context.c */
+struct perf_event_context *perf_find_get_context(struct task_struct *task,
+						 int cpu);
+void perf_get_context(struct perf_event_context *ctx);
+void perf_put_context(struct perf_event_context *ctx);
+u64 perf_clock(void);
+void perf_install_in_context(struct perf_event_context *ctx,
+			     struct perf_event *event);
+void perf_remove_from_context(struct perf_event *event);
+void perf_event_enable_nogroup(struct perf_event *event);
+void perf_event_disable_nogroup(struct perf_event *event);
+void perf_event_sync_count(struct perf_event *event);
+void perf_ctx_sync_group(struct perf_event *leader,
+			 struct perf_event_context *ctx, void *data);
+void perf_task_ctx_exit(struct task_struct *task);
+void perf_contexts_init(void);
+
+typedef void (*perf_event_fn)(struct perf_event *event,
+			      struct perf_event_context *ctx, void *data);
+void perf_event_call(struct perf_event *event, perf_event_fn func,
+		     void *data);
+
+/* read.c */
+ssize_t perf_read(struct file *file, char __user *buf, size_t count,
+		  loff_t *ppos);
+long perf_ioctl(struct file *file, unsigned int cmd, unsigned long arg);
+u64 perf_event_total_count(struct perf_event *event);
+
+/* syscall.c */
+extern const struct file_operations perf_fops;
+struct perf_event *perf_event_from_file(struct file *file);
+
+/* task.c */
+void perf_event_add_to_owner(struct perf_event *event);
+void perf_event_remove_from_owner(struct perf_event *event);
+
+/* software.c */
+void perf_swevent_init(void);
+
+/* tracepoint.c */
+void perf_tp_register(void);
+
+/* The event id counter: ids are unique over the life of the system. */
+u64 perf_next_event_id(void);
+
+#endif /* _KERNEL_EVENTS_INTERNAL_H */

@@ -1,0 +1,172 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The PMU registry: drivers register a struct pmu, events find theirs.
+ *
+ * Each PMU has a type number: the fixed PERF_TYPE_* values for the
+ * software, tracepoint and breakpoint PMUs, and the hardware PMU if it
+ * asks for PERF_TYPE_RAW; a dynamic number above PERF_TYPE_MAX otherwise.
+ * An event whose attr.type names a registered PMU goes to that PMU; the
+ * generic hardware types (PERF_TYPE_HARDWARE, PERF_TYPE_HW_CACHE) are
+ * offered to every PMU in registration order until one accepts.
+ */
+#include <linux/perf_event.h>
+#include <linux/idr.h>
+#include <linux/srcu.h>
+
+#include "internal.h"
+
+/*
+ * Locking: pmus_lock serialises registration; lookups run under
+ * pmus_srcu and never block registration for long.  pmu_idr maps type
+ * numbers to PMUs and is changed only under pmus_lock.
+ */
+static DEFINE_MUTEX(pmus_lock);
+DEFINE_STATIC_SRCU(pmus_srcu);
+static LIST_HEAD(pmus);
+static DEFINE_IDR(pmu_idr);
+
+/**
+ * perf_pmu_register - make a PMU available to perf_event_open()
+ * @pmu: the driver's description, callbacks filled in
+ * @name: its name in /sys/bus/event_source/devices/, or NULL
+ * @type: a PERF_TYPE_* value to claim, or -1 for a dynamic type
+ *
+ * Return: 0, -EBUSY if @type is taken, or -ENOMEM.
+ */
+int perf_pmu_register(struct pmu *pmu, const char *name, int type)
+{
+	int ret;
+
+	pmu->pmu_disable_count = alloc_percpu(int);
+	if (!pmu->pmu_disable_count)
+		return -ENOMEM;
+
+	mutex_lock(&pmus_lock);
+	if (type >= 0)
+		ret = idr_alloc(&pmu_idr, pmu, type, type + 1, GFP_KERNEL);
+	else
+		ret = idr_alloc(&pmu_idr, pmu, PERF_TYPE_MAX, 0, GFP_KERNEL);
+	if (ret < 0) {
+		mutex_unlock(&pmus_lock);
+		free_percpu(pmu->pmu_disable_count);
+		return ret == -ENOSPC ? -EBUSY : ret;
+	}
+
+	pmu->type = ret;
+	pmu->name = name;
+	if (!pmu->hrtimer_interval_ms)
+		pmu->hrtimer_interval_ms = 4;
+	list_add_tail_rcu(&pmu->entry, &pmus);
+	mutex_unlock(&pmus_lock);
+	return 0;
+}
+EXPORT_SYMBOL_GPL(perf_pmu_register);
+
+/**
+ * perf_pmu_unregister - withdraw a PMU
+ * @pmu: a PMU registered with perf_pmu_register()
+ *
+ * The caller guarantees no event of this PMU exists any more.
+ */
+void perf_pmu_unregister(struct pmu *pmu)
+{
+	mutex_lock(&pmus_lock);
+	list_del_rcu(&pmu->entry);
+	idr_remove(&pmu_idr, pmu->type);
+	mutex_unlock(&pmus_lock);
+
+	synchronize_srcu(&pmus_srcu);
+	free_percpu(pmu->pmu_disable_count);
+}
+EXPORT_SYMBOL_GPL(perf_pmu_unregister);
+
+static int perf_pmu_try(struct pmu *pmu, struct perf_event *event)
+{
+	int ret;
+
+	if (!try_module_get(pmu->module))
+		return -ENODEV;
+
+	event->pmu = pmu;
+	ret = pmu->event_init(event);
+	if (ret) {
+		event->pmu = NULL;
+		module_put(pmu->module);
+		return ret;
+	}
+
+	if (pmu->capabilities & PERF_PMU_CAP_NO_EXCLUDE &&
+	    (event->attr.exclude_user || event->attr.exclude_kernel ||
+	     event->attr.exclude_hv || event->attr.exclude_idle ||
+	     event->attr.exclude_host || event->attr.exclude_guest)) {
+		if (event->destroy)
+			event->destroy(event);
+		event->destroy = NULL;
+		event->pmu = NULL;
+		module_put(pmu->module);
+		return -EINVAL;
+	}
+	return 0;
+}
+
+/**
+ * perf_pmu_init_event - find the PMU for a new event and let it set it up
+ * @event: the event, with its attributes in place
+ *
+ * Return: 0 with event->pmu set; -ENOENT when no PMU knows the type or
+ * config; another error from the PMU that claimed the event.
+ */
+int perf_pmu_init_event(struct perf_event *event)
+{
+	struct pmu *pmu;
+	int idx, ret = -ENOENT;
+	u32 type = event->attr.type;
+
+	idx = srcu_read_lock(&pmus_srcu);
+
+	/* An event in a group may have to live on the leader's PMU. */
+	pmu = idr_find(&pmu_idr, type);
+	if (pmu) {
+		ret = perf_pmu_try(pmu, event);
+		goto out;
+	}
+
+	if (type != PERF_TYPE_HARDWARE && type != PERF_TYPE_HW_CACHE)
+		goto out;
+
+	list_for_each_entry_rcu(pmu, &pmus, entry,
+				srcu_read_lock_held(&pmus_srcu)) {
+		ret = perf_pmu_try(pmu, event);
+		if (ret != -ENOENT)
+			break;
+	}
+out:
+	srcu_read_unlock(&pmus_srcu, idx);
+	return ret;
+}
+
+/**
+ * perf_pmu_disable - hold off a PMU's counting while it is reprogrammed
+ * @pmu: the PMU, on the current CPU
+ *
+ * Nests; each call needs a perf_pmu_enable().  Interrupts must be off.
+ */
+void perf_pmu_disable(struct pmu *pmu)
+{
+	int *count = this_cpu_ptr(pmu->pmu_disable_count);
+
+	if (!(*count)++ && pmu->pmu_disable)
+		pmu->pmu_disable(pmu);
+}
+
+/**
+ * perf_pmu_enable - undo one perf_pmu_disable()
+ * @pmu: the PMU, on the current CPU
+ */
+void perf_pmu_enable(struct pmu *pmu)
+{
+	int *count = this_cpu_ptr(pmu->pmu_disable_count);
+
+	if (!--(*count) && pmu->pmu_enable)
+		pmu->pmu_enable(pmu);
+}

@@ -1,0 +1,306 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * read(2) and ioctl(2) on an event's file descriptor.
+ *
+ * read() returns the value in the layout attr.read_format selects:
+ *
+ *   without PERF_FORMAT_GROUP:  value, [time_enabled], [time_running],
+ *                               [id], [lost]
+ *   with PERF_FORMAT_GROUP:     nr, [time_enabled], [time_running],
+ *                               then per member: value, [id], [lost]
+ *
+ * The counts and times come from one visit to the CPU the event's
+ * context runs on, so the members of a group are read together.
+ */
+#include <linux/perf_event.h>
+#include <linux/file.h>
+#include <linux/slab.h>
+#include <linux/uaccess.h>
+
+#include "internal.h"
+
+static size_t perf_read_size(struct perf_event *event)
+{
+	u64 fmt = event->attr.read_format;
+	size_t entry = sizeof(u64), size = 0;
+
+	if (fmt & PERF_FORMAT_TOTAL_TIME_ENABLED)
+		size += sizeof(u64);
+	if (fmt & PERF_FORMAT_TOTAL_TIME_RUNNING)
+		size += sizeof(u64);
+	if (fmt & PERF_FORMAT_ID)
+		entry += sizeof(u64);
+	if (fmt & PERF_FORMAT_LOST)
+		entry += sizeof(u64);
+
+	if (fmt & PERF_FORMAT_GROUP)
+		return sizeof(u64) + size +
+		       (1 + event->group_leader->nr_siblings) * entry;
+	return size + entry;
+}
+
+/**
+ * perf_event_total_count - the value of an event for read()
+ * @event: the event, its count already synchronised
+ *
+ * Return: its count plus what its inherited children handed back.
+ */
+u64 perf_event_total_count(struct perf_event *event)
+{
+	return local64_read(&event->count) + atomic64_read(&event->child_count);
+}
+
+struct perf_read_buf {
+	u64	*pos;
+	u64	*end;
+};
+
+static void perf_read_put(struct perf_read_buf *buf, u64 value)
+{
+	if (buf->pos < buf->end)
+		*buf->pos++ = value;
+}
+
+static void perf_read_entry(struct perf_read_buf *buf,
+			    struct perf_event *event, u64 fmt)
+{
+	perf_read_put(buf, perf_event_total_count(event));
+	if (fmt & PERF_FORMAT_ID)
+		perf_read_put(buf, event->id);
+	if (fmt & PERF_FORMAT_LOST)
+		perf_read_put(buf, 0);
+}
+
+/* Fill the buffer with ctx->lock held on the context's CPU. */
+static void perf_read_fill(struct perf_event *event,
+			   struct perf_event_context *ctx, void *data)
+{
+	struct perf_event *leader = event->group_leader, *sibling;
+	struct perf_read_buf *buf = data;
+	u64 fmt = event->attr.read_format;
+
+	if (fmt & PERF_FORMAT_GROUP) {
+		perf_ctx_sync_group(leader, ctx, NULL);
+		perf_read_put(buf, 1 + leader->nr_siblings);
+		event = leader;
+	} else {
+		perf_ctx_sync_group(event, ctx, NULL);
+	}
+
+	if (fmt & PERF_FORMAT_TOTAL_TIME_ENABLED)
+		perf_read_put(buf, event->total_time_enabled);
+	if (fmt & PERF_FORMAT_TOTAL_TIME_RUNNING)
+		perf_read_put(buf, event->total_time_running);
+
+	perf_read_entry(buf, event, fmt);
+	if (!(fmt & PERF_FORMAT_GROUP))
+		return;
+	list_for_each_entry(sibling, &leader->sibling_list, sibling_entry)
+		perf_read_entry(buf, sibling, fmt);
+}
+
+/**
+ * perf_read - read(2) on an event
+ * @file: the event's file
+ * @ubuf: the user's buffer
+ * @count: its size
+ * @ppos: unused
+ *
+ * Return: the bytes read; 0 for a pinned event in the error state;
+ * -ENOSPC if @count is too small; -EFAULT.
+ */
+ssize_t perf_read(struct file *file, char __user *ubuf, size_t count,
+		  loff_t *ppos)
+{
+	struct perf_event *event = file->private_data;
+	struct perf_event_context *ctx = event->ctx;
+	struct perf_read_buf buf;
+	size_t size;
+	u64 *values;
+	ssize_t ret;
+
+	mutex_lock(&ctx->mutex);
+	if (event->state == PERF_EVENT_STATE_ERROR) {
+		ret = 0;
+		goto out;
+	}
+
+	size = perf_read_size(event);
+	if (count < size) {
+		ret = -ENOSPC;
+		goto out;
+	}
+
+	values = kzalloc(size, GFP_KERNEL);
+	if (!values) {
+		ret = -ENOMEM;
+		goto out;
+	}
+	buf.pos = values;
+	buf.end = values + size / sizeof(u64);
+	perf_event_call(event, perf_read_fill, &buf);
+
+	ret = copy_to_user(ubuf, values, size) ? -EFAULT : size;
+	kfree(values);
+out:
+	mutex_unlock(&ctx->mutex);
+	return ret;
+}
+
+static void perf_reset_one(struct perf_event *event,
+			   struct perf_event_context *ctx, void *unused)
+{
+	perf_ctx_sync_group(event, ctx, NULL);
+	local64_set(&event->count, 0);
+	atomic64_set(&event->child_count, 0);
+}
+
+static void perf_ioctl_reset(struct perf_event *event)
+{
+	perf_event_call(event, perf_reset_one, NULL);
+}
+
+typedef void (*perf_ioctl_fn)(struct perf_event *event);
+
+/* Apply @fn to @event, or with PERF_IOC_FLAG_GROUP to its whole group. */
+static void perf_ioctl_apply(struct perf_event *event, perf_ioctl_fn fn,
+			     unsigned long flags)
+{
+	struct perf_event *leader = event->group_leader, *sibling;
+
+	if (!(flags & PERF_IOC_FLAG_GROUP)) {
+		fn(event);
+		return;
+	}
+
+	fn(leader);
+	list_for_each_entry(sibling, &leader->sibling_list, sibling_entry)
+		fn(sibling);
+}
+
+static int perf_ioctl_period(struct perf_event *event, u64 __user *uperiod)
+{
+	u64 period;
+
+	if (!is_sampling_event(event))
+		return -EINVAL;
+	if (copy_from_user(&period, uperiod, sizeof(period)))
+		return -EFAULT;
+	if (!period)
+		return -EINVAL;
+	if (event->attr.freq) {
+		if (period > sysctl_perf_event_sample_rate)
+			return -EINVAL;
+		event->attr.sample_freq = period;
+	} else {
+		if (period & BIT_ULL(63))
+			return -EINVAL;
+		event->attr.sample_period = period;
+		event->hw.sample_period = period;
+	}
+	return 0;
+}
+
+static int perf_ioctl_set_output(struct perf_event *event, int fd)
+{
+	struct perf_event *output;
+	struct fd f;
+	int ret = 0;
+
+	if (fd == -1)
+		return 0;
+
+	f = fdget(fd);
+	if (!f.file)
+		return -EBADF;
+	output = perf_event_from_file(f.file);
+	if (!output)
+		ret = -EBADF;
+	else if (output == event)
+		ret = -EINVAL;
+	/* Without a ring buffer on either side there is nothing to share. */
+	else if (output->cpu != event->cpu && output->cpu != -1)
+		ret = -EINVAL;
+	fdput(f);
+	return ret;
+}
+
+static int perf_ioctl_modify_attributes(struct perf_event *event,
+					struct perf_event_attr __user *uattr)
+{
+	struct perf_event_attr attr;
+	int ret;
+
+	ret = perf_copy_attr(uattr, &attr);
+	if (ret)
+		return ret;
+	if (attr.type != event->attr.type)
+		return -EINVAL;
+	/* Only breakpoints can be changed in place. */
+	return -EOPNOTSUPP;
+}
+
+static long perf_ioctl_locked(struct perf_event *event, unsigned int cmd,
+			      unsigned long arg)
+{
+	switch (cmd) {
+	case PERF_EVENT_IOC_ENABLE:
+		perf_ioctl_apply(event, perf_event_enable_nogroup, arg);
+		return 0;
+	case PERF_EVENT_IOC_DISABLE:
+		perf_ioctl_apply(event, perf_event_disable_nogroup, arg);
+		return 0;
+	case PERF_EVENT_IOC_RESET:
+		perf_ioctl_apply(event, perf_ioctl_reset, arg);
+		return 0;
+	case PERF_EVENT_IOC_REFRESH:
+		if (event->attr.inherit || !is_sampling_event(event))
+			return -EINVAL;
+		return -EOPNOTSUPP;
+	case PERF_EVENT_IOC_PERIOD:
+		return perf_ioctl_period(event, (u64 __user *)arg);
+	case PERF_EVENT_IOC_ID:
+		return put_user(event->id, (u64 __user *)arg) ? -EFAULT : 0;
+	case PERF_EVENT_IOC_SET_OUTPUT:
+		return perf_ioctl_set_output(event, arg);
+	case PERF_EVENT_IOC_SET_FILTER: {
+		char *filter = strndup_user((const char __user *)arg, PAGE_SIZE);
+
+		if (IS_ERR(filter))
+			return PTR_ERR(filter);
+		kfree(filter);
+		return -EINVAL;
+	}
+	case PERF_EVENT_IOC_SET_BPF:
+	case PERF_EVENT_IOC_QUERY_BPF:
+		return -EOPNOTSUPP;
+	case PERF_EVENT_IOC_PAUSE_OUTPUT:
+		/* No ring buffer to pause. */
+		return -EINVAL;
+	case PERF_EVENT_IOC_MODIFY_ATTRIBUTES:
+		return perf_ioctl_modify_attributes(event,
+				(struct perf_event_attr __user *)arg);
+	default:
+		return -ENOTTY;
+	}
+}
+
+/**
+ * perf_ioctl - ioctl(2) on an event
+ * @file: the event's file
+ * @cmd: PERF_EVENT_IOC_*
+ * @arg: the argument of @cmd
+ *
+ * Return: 0 or a negative errno; -ENOTTY for an unknown @cmd.
+ */
+long perf_ioctl(struct file *file, unsigned int cmd, unsigned long arg)
+{
+	struct perf_event *event = file->private_data;
+	struct perf_event_context *ctx = event->ctx;
+	long ret;
+
+	mutex_lock(&ctx->mutex);
+	ret = perf_ioctl_locked(event, cmd, arg);
+	mutex_unlock(&ctx->mutex);
+	return ret;
+}

@@ -1,0 +1,250 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The software PMU (PERF_TYPE_SOFTWARE): events the kernel counts itself.
+ *
+ * Two kinds:
+ *  - clocks (cpu-clock, task-clock) measure the time they are active
+ *    with the local scheduler clock;
+ *  - occurrence counters (page faults, context switches, migrations,
+ *    ...) are counted where the kernel calls perf_sw_event().  While such
+ *    an event is active on a CPU it sits on that CPU's list for its
+ *    config, which perf_sw_event() walks under RCU.  Only that CPU adds
+ *    to or removes from its lists, with interrupts off.
+ *
+ * perf_sw_event() costs a patched-out branch while no event of the kind
+ * exists: perf_swevent_enabled[] counts the events of each kind.
+ */
+#include <linux/perf_event.h>
+#include <linux/sched/clock.h>
+#include <linux/percpu.h>
+
+#include "internal.h"
+
+struct swevent_cpu {
+	struct hlist_head	lists[PERF_COUNT_SW_MAX];
+	/* Per interrupt level: are we inside the software event path? */
+	int			recursion[PERF_NR_CONTEXTS];
+};
+
+static DEFINE_PER_CPU(struct swevent_cpu, swevent_cpu);
+
+struct static_key perf_swevent_enabled[PERF_COUNT_SW_MAX];
+EXPORT_SYMBOL_GPL(perf_swevent_enabled);
+
+/* Registers for events raised without an interrupt frame, per level. */
+DEFINE_PER_CPU(struct pt_regs, __perf_regs[PERF_NR_CONTEXTS]);
+
+/**
+ * perf_swevent_get_recursion_context - enter the software event path
+ *
+ * One entry per interrupt level (task, softirq, hardirq, NMI) and CPU.
+ * Preemption must be off.
+ *
+ * Return: the level, to pass to perf_swevent_put_recursion_context(), or
+ * -1 if this level is already inside.
+ */
+int perf_swevent_get_recursion_context(void)
+{
+	struct swevent_cpu *swc = this_cpu_ptr(&swevent_cpu);
+	unsigned char level = interrupt_context_level();
+
+	if (swc->recursion[level])
+		return -1;
+	swc->recursion[level]++;
+	barrier();
+	return level;
+}
+EXPORT_SYMBOL_GPL(perf_swevent_get_recursion_context);
+
+/**
+ * perf_swevent_put_recursion_context - leave the software event path
+ * @rctx: what perf_swevent_get_recursion_context() returned
+ */
+void perf_swevent_put_recursion_context(int rctx)
+{
+	barrier();
+	this_cpu_ptr(&swevent_cpu)->recursion[rctx]--;
+}
+EXPORT_SYMBOL_GPL(perf_swevent_put_recursion_context);
+
+static bool perf_swevent_excluded(struct perf_event *event,
+				  struct pt_regs *regs)
+{
+	if (event->hw.state & PERF_HES_STOPPED)
+		return true;
+	if (!regs)
+		return false;
+	if (user_mode(regs))
+		return event->attr.exclude_user;
+	return event->attr.exclude_kernel;
+}
+
+/**
+ * ___perf_sw_event - count a software event; no recursion protection
+ * @event_id: PERF_COUNT_SW_*
+ * @nr: how many
+ * @regs: the registers at the event, or NULL
+ * @addr: the address concerned, or 0
+ *
+ * For callers that cannot recurse (the scheduler); preemption off.
+ */
+void ___perf_sw_event(u32 event_id, u64 nr, struct pt_regs *regs, u64 addr)
+{
+	struct hlist_head *list = &this_cpu_ptr(&swevent_cpu)->lists[event_id];
+	struct perf_event *event;
+
+	rcu_read_lock();
+	hlist_for_each_entry_rcu(event, list, hlist_entry) {
+		if (!perf_swevent_excluded(event, regs))
+			local64_add(nr, &event->count);
+	}
+	rcu_read_unlock();
+}
+
+/**
+ * __perf_sw_event - count a software event
+ * @event_id: PERF_COUNT_SW_*
+ * @nr: how many
+ * @regs: the registers at the event, or NULL
+ * @addr: the address concerned, or 0
+ *
+ * The out-of-line part of perf_sw_event().
+ */
+void __perf_sw_event(u32 event_id, u64 nr, struct pt_regs *regs, u64 addr)
+{
+	int rctx;
+
+	preempt_disable_notrace();
+	rctx = perf_swevent_get_recursion_context();
+	if (rctx >= 0) {
+		___perf_sw_event(event_id, nr, regs, addr);
+		perf_swevent_put_recursion_context(rctx);
+	}
+	preempt_enable_notrace();
+}
+
+/**
+ * perf_swevent_set_period - prepare a sampling event's next period
+ * @event: the event
+ *
+ * Return: the number of periods that elapsed.
+ */
+u64 perf_swevent_set_period(struct perf_event *event)
+{
+	struct hw_perf_event *hwc = &event->hw;
+
+	local64_set(&hwc->period_left, -(s64)hwc->sample_period);
+	return 0;
+}
+
+static bool perf_swevent_is_clock(struct perf_event *event)
+{
+	return event->attr.config == PERF_COUNT_SW_CPU_CLOCK ||
+	       event->attr.config == PERF_COUNT_SW_TASK_CLOCK;
+}
+
+/* Events that are never counted: dummy and bpf-output. */
+static bool perf_swevent_is_silent(struct perf_event *event)
+{
+	return event->attr.config == PERF_COUNT_SW_DUMMY ||
+	       event->attr.config == PERF_COUNT_SW_BPF_OUTPUT;
+}
+
+static bool perf_swevent_on_list(struct perf_event *event)
+{
+	return !perf_swevent_is_clock(event) && !perf_swevent_is_silent(event);
+}
+
+static void perf_swclock_update(struct perf_event *event)
+{
+	u64 now = local_clock();
+	u64 prev = local64_xchg(&event->hw.prev_count, now);
+
+	if (now > prev)
+		local64_add(now - prev, &event->count);
+}
+
+static void perf_swevent_start(struct perf_event *event, int flags)
+{
+	if (perf_swevent_is_clock(event))
+		local64_set(&event->hw.prev_count, local_clock());
+	event->hw.state = 0;
+}
+
+static void perf_swevent_stop(struct perf_event *event, int flags)
+{
+	if (event->hw.state & PERF_HES_STOPPED)
+		return;
+	if (perf_swevent_is_clock(event))
+		perf_swclock_update(event);
+	event->hw.state = PERF_HES_STOPPED | PERF_HES_UPTODATE;
+}
+
+static int perf_swevent_add(struct perf_event *event, int flags)
+{
+	struct swevent_cpu *swc = this_cpu_ptr(&swevent_cpu);
+
+	event->hw.state = PERF_HES_STOPPED | PERF_HES_UPTODATE;
+	if (flags & PERF_EF_START)
+		perf_swevent_start(event, flags);
+	if (perf_swevent_on_list(event))
+		hlist_add_head_rcu(&event->hlist_entry,
+				   &swc->lists[event->attr.config]);
+	return 0;
+}
+
+static void perf_swevent_del(struct perf_event *event, int flags)
+{
+	perf_swevent_stop(event, PERF_EF_UPDATE);
+	if (perf_swevent_on_list(event))
+		hlist_del_rcu(&event->hlist_entry);
+}
+
+static void perf_swevent_read(struct perf_event *event)
+{
+	if (perf_swevent_is_clock(event) && !(event->hw.state & PERF_HES_STOPPED))
+		perf_swclock_update(event);
+}
+
+static void perf_swevent_destroy(struct perf_event *event)
+{
+	static_key_slow_dec(&perf_swevent_enabled[event->attr.config]);
+}
+
+static int perf_swevent_event_init(struct perf_event *event)
+{
+	u64 config = event->attr.config;
+
+	if (event->attr.type != PERF_TYPE_SOFTWARE)
+		return -ENOENT;
+	if (config >= PERF_COUNT_SW_MAX)
+		return -ENOENT;
+	if (event->attr.sample_type & PERF_SAMPLE_BRANCH_STACK)
+		return -EOPNOTSUPP;
+
+	event->group_caps |= PERF_EV_CAP_SOFTWARE;
+	if (perf_swevent_on_list(event)) {
+		static_key_slow_inc(&perf_swevent_enabled[config]);
+		event->destroy = perf_swevent_destroy;
+	}
+	return 0;
+}
+
+static struct pmu perf_swevent_pmu = {
+	.task_ctx_nr	= perf_sw_context_kind,
+	.capabilities	= PERF_PMU_CAP_NO_NMI,
+	.event_init	= perf_swevent_event_init,
+	.add		= perf_swevent_add,
+	.del		= perf_swevent_del,
+	.start		= perf_swevent_start,
+	.stop		= perf_swevent_stop,
+	.read		= perf_swevent_read,
+};
+
+/**
+ * perf_swevent_init - register the software PMU
+ */
+void perf_swevent_init(void)
+{
+	perf_pmu_register(&perf_swevent_pmu, "software", PERF_TYPE_SOFTWARE);
+}

@@ -1,0 +1,303 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * perf_event_open(2) and the file behind an event's descriptor.
+ *
+ * The order of the checks follows what user space can observe: the flags,
+ * the attribute structure, the target (pid, cpu), the group, then the
+ * permissions and finally the PMU.  Each failure has the errno the man
+ * page documents.
+ */
+#include <linux/perf_event.h>
+#include <linux/anon_inodes.h>
+#include <linux/file.h>
+#include <linux/poll.h>
+#include <linux/ptrace.h>
+#include <linux/syscalls.h>
+#include <linux/sched/signal.h>
+#include <linux/sched/task.h>
+#include <linux/capability.h>
+
+#include "internal.h"
+
+static int perf_release(struct inode *inode, struct file *file)
+{
+	perf_event_release_kernel(file->private_data);
+	return 0;
+}
+
+static __poll_t perf_poll(struct file *file, poll_table *wait)
+{
+	struct perf_event *event = file->private_data;
+
+	return READ_ONCE(event->state) == PERF_EVENT_STATE_EXIT ? EPOLLHUP : 0;
+}
+
+static int perf_mmap(struct file *file, struct vm_area_struct *vma)
+{
+	return -ENODEV;
+}
+
+const struct file_operations perf_fops = {
+	.llseek			= no_llseek,
+	.release		= perf_release,
+	.read			= perf_read,
+	.poll			= perf_poll,
+	.unlocked_ioctl		= perf_ioctl,
+	.compat_ioctl		= perf_ioctl,
+	.mmap			= perf_mmap,
+};
+
+/**
+ * perf_event_from_file - the event behind a file, if it is one
+ * @file: any file
+ *
+ * Return: the event, or NULL if @file is not a perf event.
+ */
+struct perf_event *perf_event_from_file(struct file *file)
+{
+	return file->f_op == &perf_fops ? file->private_data : NULL;
+}
+
+/**
+ * perf_event_get - take a reference on the file of an event descriptor
+ * @fd: the descriptor
+ *
+ * Return: the file, or ERR_PTR(-EBADF) if @fd is not a perf event.
+ */
+struct file *perf_event_get(unsigned int fd)
+{
+	struct file *file = fget(fd);
+
+	if (!file)
+		return ERR_PTR(-EBADF);
+	if (file->f_op != &perf_fops) {
+		fput(file);
+		return ERR_PTR(-EBADF);
+	}
+	return file;
+}
+
+/**
+ * perf_get_event - the event of a perf file
+ * @file: a file from perf_event_get()
+ *
+ * Return: the event, or ERR_PTR(-EINVAL).
+ */
+const struct perf_event *perf_get_event(struct file *file)
+{
+	return perf_event_from_file(file) ?: ERR_PTR(-EINVAL);
+}
+
+/**
+ * perf_event_attrs - the attributes of an event
+ * @event: the event
+ *
+ * Return: its attributes.
+ */
+const struct perf_event_attr *perf_event_attrs(struct perf_event *event)
+{
+	return &event->attr;
+}
+
+/* The target task: pid 0 is the caller; NULL for a CPU-wide event. */
+static struct task_struct *perf_find_task(pid_t pid)
+{
+	struct task_struct *task;
+
+	if (!pid)
+		return get_task_struct(current);
+
+	rcu_read_lock();
+	task = find_task_by_vpid(pid);
+	if (task)
+		get_task_struct(task);
+	rcu_read_unlock();
+	return task ?: ERR_PTR(-ESRCH);
+}
+
+static int perf_check_privileges(struct perf_event_attr *attr,
+				 struct task_struct *task)
+{
+	int ret;
+
+	ret = security_perf_event_open(attr, PERF_SECURITY_OPEN);
+	if (ret)
+		return ret;
+
+	if (!attr->exclude_kernel) {
+		ret = perf_allow_kernel(attr);
+		if (ret)
+			return ret;
+	}
+
+	if (attr->namespaces && !perfmon_capable())
+		return -EACCES;
+
+	if (attr->freq && attr->sample_freq > sysctl_perf_event_sample_rate)
+		return -EINVAL;
+
+	if (!task) {
+		ret = perf_allow_cpu(attr);
+		if (ret)
+			return ret;
+	}
+	return 0;
+}
+
+/* May the caller watch @task?  The same test as reading its memory. */
+static int perf_check_task_access(struct task_struct *task)
+{
+	int ret;
+
+	if (task == current)
+		return 0;
+
+	ret = down_read_interruptible(&task->signal->exec_update_lock);
+	if (ret)
+		return ret;
+	ret = ptrace_may_access(task, PTRACE_MODE_READ_REALCREDS) ? 0 : -EACCES;
+	up_read(&task->signal->exec_update_lock);
+	return ret;
+}
+
+/**
+ * sys_perf_event_open - open a performance event
+ * @attr_uptr: the attributes
+ * @pid: the task to follow: 0 for the caller, -1 for any (with @cpu)
+ * @cpu: the CPU to count on, or -1 for any (with a task)
+ * @group_fd: the leader of the group to join, or -1
+ * @flags: PERF_FLAG_*
+ *
+ * Return: a new file descriptor, or a negative errno.
+ */
+SYSCALL_DEFINE5(perf_event_open,
+		struct perf_event_attr __user *, attr_uptr,
+		pid_t, pid, int, cpu, int, group_fd, unsigned long, flags)
+{
+	struct perf_event *event, *group_leader = NULL;
+	struct task_struct *task = NULL;
+	struct perf_event_context *ctx;
+	struct perf_event_attr attr;
+	struct fd group = { NULL, 0 };
+	struct file *file;
+	int fd, ret;
+
+	ret = perf_check_open_flags(flags);
+	if (ret)
+		return ret;
+
+	ret = perf_copy_attr(attr_uptr, &attr);
+	if (ret)
+		return ret;
+
+	if (pid == -1 && cpu == -1)
+		return -EINVAL;
+	if (cpu < -1 || cpu >= (int)nr_cpu_ids)
+		return -EINVAL;
+	if (flags & PERF_FLAG_PID_CGROUP)
+		return -EINVAL;
+
+	if (group_fd != -1 && !(flags & PERF_FLAG_FD_NO_GROUP)) {
+		group = fdget(group_fd);
+		if (!group.file)
+			return -EBADF;
+		group_leader = perf_event_from_file(group.file);
+		if (!group_leader) {
+			ret = -EBADF;
+			goto out_group;
+		}
+	}
+
+	if (pid != -1) {
+		task = perf_find_task(pid);
+		if (IS_ERR(task)) {
+			ret = PTR_ERR(task);
+			task = NULL;
+			goto out_group;
+		}
+	} else if (!cpu_online(cpu)) {
+		ret = -ENODEV;
+		goto out_group;
+	}
+
+	ret = perf_check_privileges(&attr, task);
+	if (ret)
+		goto out_task;
+
+	if (task) {
+		ret = perf_check_task_access(task);
+		if (ret)
+			goto out_task;
+	}
+
+	fd = get_unused_fd_flags(flags & PERF_FLAG_FD_CLOEXEC ? O_CLOEXEC : 0);
+	if (fd < 0) {
+		ret = fd;
+		goto out_task;
+	}
+
+	event = perf_event_alloc(&attr, cpu, task, group_leader, NULL, NULL);
+	if (IS_ERR(event)) {
+		ret = PTR_ERR(event);
+		goto out_fd;
+	}
+
+	ctx = perf_find_get_context(task, cpu);
+	if (IS_ERR(ctx)) {
+		ret = PTR_ERR(ctx);
+		goto out_event;
+	}
+
+	if (group_leader && !perf_event_valid_group(group_leader, event, ctx)) {
+		ret = -EINVAL;
+		goto out_ctx;
+	}
+
+	file = anon_inode_getfile("[perf_event]", &perf_fops, event, O_RDWR);
+	if (IS_ERR(file)) {
+		ret = PTR_ERR(file);
+		goto out_ctx;
+	}
+	event->filp = file;
+
+	mutex_lock(&ctx->mutex);
+	if (ctx->task == TASK_TOMBSTONE ||
+	    (group_leader && group_leader->state <= PERF_EVENT_STATE_EXIT)) {
+		mutex_unlock(&ctx->mutex);
+		ret = -ESRCH;
+		/* fput() releases the event, the context and the task. */
+		event->ctx = ctx;
+		fput(file);
+		goto out_fd_only;
+	}
+	perf_install_in_context(ctx, event);
+	mutex_unlock(&ctx->mutex);
+
+	perf_event_add_to_owner(event);
+
+	if (task)
+		put_task_struct(task);
+	fdput(group);
+	fd_install(fd, file);
+	return fd;
+
+out_ctx:
+	perf_put_context(ctx);
+out_event:
+	perf_event_free(event);
+out_fd:
+	put_unused_fd(fd);
+out_task:
+	if (task)
+		put_task_struct(task);
+out_group:
+	fdput(group);
+	return ret;
+
+out_fd_only:
+	put_unused_fd(fd);
+	if (task)
+		put_task_struct(task);
+	fdput(group);
+	return ret;
+}
