@@ -61,10 +61,19 @@ static void perf_read_put(struct perf_read_buf *buf, u64 value)
 		*buf->pos++ = value;
 }
 
-static void perf_read_entry(struct perf_read_buf *buf,
+static void perf_read_times(struct perf_read_buf *buf,
 			    struct perf_event *event, u64 fmt)
 {
-	perf_read_put(buf, perf_event_total_count(event));
+	if (fmt & PERF_FORMAT_TOTAL_TIME_ENABLED)
+		perf_read_put(buf, event->total_time_enabled);
+	if (fmt & PERF_FORMAT_TOTAL_TIME_RUNNING)
+		perf_read_put(buf, event->total_time_running);
+}
+
+/* What follows a value: its id and its count of lost samples. */
+static void perf_read_tail(struct perf_read_buf *buf,
+			   struct perf_event *event, u64 fmt)
+{
 	if (fmt & PERF_FORMAT_ID)
 		perf_read_put(buf, event->id);
 	if (fmt & PERF_FORMAT_LOST)
@@ -79,24 +88,23 @@ static void perf_read_fill(struct perf_event *event,
 	struct perf_read_buf *buf = data;
 	u64 fmt = event->attr.read_format;
 
-	if (fmt & PERF_FORMAT_GROUP) {
-		perf_ctx_sync_group(leader, ctx, NULL);
-		perf_read_put(buf, 1 + leader->nr_siblings);
-		event = leader;
-	} else {
+	if (!(fmt & PERF_FORMAT_GROUP)) {
 		perf_ctx_sync_group(event, ctx, NULL);
+		perf_read_put(buf, perf_event_total_count(event));
+		perf_read_times(buf, event, fmt);
+		perf_read_tail(buf, event, fmt);
+		return;
 	}
 
-	if (fmt & PERF_FORMAT_TOTAL_TIME_ENABLED)
-		perf_read_put(buf, event->total_time_enabled);
-	if (fmt & PERF_FORMAT_TOTAL_TIME_RUNNING)
-		perf_read_put(buf, event->total_time_running);
-
-	perf_read_entry(buf, event, fmt);
-	if (!(fmt & PERF_FORMAT_GROUP))
-		return;
-	list_for_each_entry(sibling, &leader->sibling_list, sibling_entry)
-		perf_read_entry(buf, sibling, fmt);
+	perf_ctx_sync_group(leader, ctx, NULL);
+	perf_read_put(buf, 1 + leader->nr_siblings);
+	perf_read_times(buf, leader, fmt);
+	perf_read_put(buf, perf_event_total_count(leader));
+	perf_read_tail(buf, leader, fmt);
+	list_for_each_entry(sibling, &leader->sibling_list, sibling_entry) {
+		perf_read_put(buf, perf_event_total_count(sibling));
+		perf_read_tail(buf, sibling, fmt);
+	}
 }
 
 /**
