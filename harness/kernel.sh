@@ -32,7 +32,7 @@ if [ ! -f "$obj/.config" ] || [ "$(cat "$obj/.config-frags" 2>/dev/null)" != "$s
 			opt=${line%%=*} want=${line#*=}
 			have=$(grep "^$opt=" "$obj/.config" | cut -d= -f2- || true)
 			[ "$want" = n ] && [ -z "$have" ] && continue
-			[ "$want" = "$have" ] || echo "config: $opt=$want did not stick (have '${have:-unset}')" >&2
+			[ "$want" = "$have" ] || [ "$kind" = upstream ] || echo "config: $opt=$want did not stick (have '${have:-unset}')" >&2
 		done
 	done
 	echo "$sum" >"$obj/.config-frags"

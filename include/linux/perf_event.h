@@ -977,6 +977,13 @@ int perf_event_exit_cpu(unsigned int cpu);
 #define perf_event_exit_cpu	NULL
 #endif
 
+#ifndef PERF_NEEDS_LOPWR_CB
+/* Entering or leaving a low-power state; only AMD's BRS needs to know. */
+static inline void perf_lopwr_cb(bool lopwr_in)
+{
+}
+#endif
+
 extern void arch_perf_update_userpage(struct perf_event *event,
 				      struct perf_event_mmap_page *userpg,
 				      u64 now);
