@@ -237,8 +237,13 @@ static void ctx_sched_out(struct perf_event_context *ctx)
 void __perf_event_task_sched_out(struct task_struct *prev,
 				 struct task_struct *next)
 {
-	struct perf_event_context *ctx = READ_ONCE(prev->perf_event_ctxp[0]);
+	struct perf_event_context *ctx;
 
+	/* Counted while @prev's events are still running. */
+	if (__perf_sw_enabled(PERF_COUNT_SW_CONTEXT_SWITCHES))
+		perf_sw_event_sched(PERF_COUNT_SW_CONTEXT_SWITCHES);
+
+	ctx = READ_ONCE(prev->perf_event_ctxp[0]);
 	if (!ctx)
 		return;
 
@@ -259,13 +264,19 @@ void __perf_event_task_sched_in(struct task_struct *prev,
 {
 	struct perf_event_context *ctx = READ_ONCE(task->perf_event_ctxp[0]);
 
-	if (!ctx)
-		return;
+	if (ctx) {
+		raw_spin_lock(&ctx->lock);
+		if (ctx->task == task)
+			ctx_sched_in(ctx);
+		raw_spin_unlock(&ctx->lock);
+	}
 
-	raw_spin_lock(&ctx->lock);
-	if (ctx->task == task)
-		ctx_sched_in(ctx);
-	raw_spin_unlock(&ctx->lock);
+	/* Counted once the task's events run on its new CPU. */
+	if (task->sched_migrated &&
+	    __perf_sw_enabled(PERF_COUNT_SW_CPU_MIGRATIONS)) {
+		task->sched_migrated = 0;
+		perf_sw_event_sched(PERF_COUNT_SW_CPU_MIGRATIONS);
+	}
 }
 
 /**

@@ -56,7 +56,6 @@ struct perf_event *perf_event_alloc(struct perf_event_attr *attr, int cpu,
 	INIT_LIST_HEAD(&event->group_entry);
 	INIT_LIST_HEAD(&event->sibling_list);
 	INIT_LIST_HEAD(&event->sibling_entry);
-	INIT_LIST_HEAD(&event->active_entry);
 	INIT_LIST_HEAD(&event->owner_entry);
 	atomic_long_set(&event->refcount, 1);
 

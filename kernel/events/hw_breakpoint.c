@@ -124,7 +124,7 @@ register_wide_hw_breakpoint(struct perf_event_attr *attr,
 
 	if (ret) {
 		unregister_wide_hw_breakpoint(events);
-		return ERR_PTR(ret);
+		return (void __percpu __force *)ERR_PTR(ret);
 	}
 	return events;
 }
@@ -136,10 +136,15 @@ EXPORT_SYMBOL_GPL(register_wide_hw_breakpoint);
  */
 void unregister_wide_hw_breakpoint(struct perf_event * __percpu *cpu_events)
 {
-	int cpu;
+	unsigned int cpu;
 
-	for_each_possible_cpu(cpu)
-		unregister_hw_breakpoint(per_cpu(*cpu_events, cpu));
+	for_each_possible_cpu(cpu) {
+		struct perf_event *bp = per_cpu(*cpu_events, cpu);
+
+		/* CPUs that were offline at registration have none. */
+		if (bp)
+			perf_event_release_kernel(bp);
+	}
 	free_percpu(cpu_events);
 }
 EXPORT_SYMBOL_GPL(unregister_wide_hw_breakpoint);
@@ -181,27 +186,13 @@ static int perf_bp_event_init(struct perf_event *event)
 	return -EOPNOTSUPP;
 }
 
-static int perf_bp_add(struct perf_event *event, int flags)
-{
-	return -EOPNOTSUPP;
-}
-
-static void perf_bp_nop(struct perf_event *event, int flags)
-{
-}
-
-static void perf_bp_read(struct perf_event *event)
-{
-}
-
 static struct pmu perf_breakpoint_pmu = {
-	.task_ctx_nr	= perf_sw_context_kind,
 	.event_init	= perf_bp_event_init,
-	.add		= perf_bp_add,
-	.del		= perf_bp_nop,
-	.start		= perf_bp_nop,
-	.stop		= perf_bp_nop,
-	.read		= perf_bp_read,
+	.add		= perf_pmu_add_unsupported,
+	.del		= perf_pmu_nop_flags,
+	.start		= perf_pmu_nop_flags,
+	.stop		= perf_pmu_nop_flags,
+	.read		= perf_pmu_nop_read,
 };
 
 /**

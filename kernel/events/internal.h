@@ -42,6 +42,9 @@ bool perf_event_valid_group(struct perf_event *leader,
 
 /* pmu.c */
 int perf_pmu_init_event(struct perf_event *event);
+void perf_pmu_nop_flags(struct perf_event *event, int flags);
+void perf_pmu_nop_read(struct perf_event *event);
+int perf_pmu_add_unsupported(struct perf_event *event, int flags);
 
 /* context.c */
 struct perf_event_context *perf_find_get_context(struct task_struct *task,
@@ -81,6 +84,7 @@ void perf_event_remove_from_owner(struct perf_event *event);
 
 /* software.c */
 void perf_swevent_init(void);
+void perf_sw_event_sched(u32 event_id);
 
 /* tracepoint.c */
 void perf_tp_register(void);

@@ -124,7 +124,6 @@ int perf_pmu_init_event(struct perf_event *event)
 
 	idx = srcu_read_lock(&pmus_srcu);
 
-	/* An event in a group may have to live on the leader's PMU. */
 	pmu = idr_find(&pmu_idr, type);
 	if (pmu) {
 		ret = perf_pmu_try(pmu, event);
@@ -169,4 +168,33 @@ void perf_pmu_enable(struct pmu *pmu)
 
 	if (!--(*count) && pmu->pmu_enable)
 		pmu->pmu_enable(pmu);
+}
+
+/**
+ * perf_pmu_nop_flags - a pmu::del/start/stop callback that does nothing
+ * @event: the event
+ * @flags: PERF_EF_*
+ */
+void perf_pmu_nop_flags(struct perf_event *event, int flags)
+{
+}
+
+/**
+ * perf_pmu_nop_read - a pmu::read callback that does nothing
+ * @event: the event
+ */
+void perf_pmu_nop_read(struct perf_event *event)
+{
+}
+
+/**
+ * perf_pmu_add_unsupported - a pmu::add callback for a PMU without events
+ * @event: the event
+ * @flags: PERF_EF_*
+ *
+ * Return: -EOPNOTSUPP.
+ */
+int perf_pmu_add_unsupported(struct perf_event *event, int flags)
+{
+	return -EOPNOTSUPP;
 }

@@ -102,6 +102,21 @@ void ___perf_sw_event(u32 event_id, u64 nr, struct pt_regs *regs, u64 addr)
 }
 
 /**
+ * perf_sw_event_sched - count a scheduler software event
+ * @event_id: PERF_COUNT_SW_CONTEXT_SWITCHES or _CPU_MIGRATIONS
+ *
+ * From the scheduler hooks, interrupts off; they cannot recurse.  The
+ * registers are the hook's caller's, in the kernel.
+ */
+void perf_sw_event_sched(u32 event_id)
+{
+	struct pt_regs *regs = this_cpu_ptr(&__perf_regs[0]);
+
+	perf_fetch_caller_regs(regs);
+	___perf_sw_event(event_id, 1, regs, 0);
+}
+
+/**
  * __perf_sw_event - count a software event
  * @event_id: PERF_COUNT_SW_*
  * @nr: how many
@@ -231,7 +246,6 @@ static int perf_swevent_event_init(struct perf_event *event)
 }
 
 static struct pmu perf_swevent_pmu = {
-	.task_ctx_nr	= perf_sw_context_kind,
 	.capabilities	= PERF_PMU_CAP_NO_NMI,
 	.event_init	= perf_swevent_event_init,
 	.add		= perf_swevent_add,

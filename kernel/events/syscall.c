@@ -68,13 +68,11 @@ struct file *perf_event_get(unsigned int fd)
 {
 	struct file *file = fget(fd);
 
-	if (!file)
-		return ERR_PTR(-EBADF);
-	if (file->f_op != &perf_fops) {
+	if (file && !perf_event_from_file(file)) {
 		fput(file);
-		return ERR_PTR(-EBADF);
+		file = NULL;
 	}
-	return file;
+	return file ?: ERR_PTR(-EBADF);
 }
 
 /**

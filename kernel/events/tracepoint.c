@@ -63,27 +63,13 @@ static int perf_tp_event_init(struct perf_event *event)
 	return -EOPNOTSUPP;
 }
 
-static int perf_tp_add(struct perf_event *event, int flags)
-{
-	return -EOPNOTSUPP;
-}
-
-static void perf_tp_nop(struct perf_event *event, int flags)
-{
-}
-
-static void perf_tp_read(struct perf_event *event)
-{
-}
-
 static struct pmu perf_tracepoint_pmu = {
-	.task_ctx_nr	= perf_sw_context_kind,
 	.event_init	= perf_tp_event_init,
-	.add		= perf_tp_add,
-	.del		= perf_tp_nop,
-	.start		= perf_tp_nop,
-	.stop		= perf_tp_nop,
-	.read		= perf_tp_read,
+	.add		= perf_pmu_add_unsupported,
+	.del		= perf_pmu_nop_flags,
+	.start		= perf_pmu_nop_flags,
+	.stop		= perf_pmu_nop_flags,
+	.read		= perf_pmu_nop_read,
 };
 
 /**
