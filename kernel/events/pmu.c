@@ -49,6 +49,7 @@ int perf_pmu_register(struct pmu *pmu, const char *name, int type)
 	if (ret < 0) {
 		mutex_unlock(&pmus_lock);
 		free_percpu(pmu->pmu_disable_count);
+		pmu->pmu_disable_count = NULL;
 		return ret == -ENOSPC ? -EBUSY : ret;
 	}
 
@@ -124,7 +125,10 @@ int perf_pmu_init_event(struct perf_event *event)
 
 	idx = srcu_read_lock(&pmus_srcu);
 
+	/* The idr's nodes are freed by RCU, the PMUs by pmus_srcu. */
+	rcu_read_lock();
 	pmu = idr_find(&pmu_idr, type);
+	rcu_read_unlock();
 	if (pmu) {
 		ret = perf_pmu_try(pmu, event);
 		goto out;

@@ -119,7 +119,6 @@ static int pmu_test_init(struct kunit *test)
 	for (i = 0; i < NR_TEST_PMUS; i++) {
 		struct pmu *pmu = &ctx->pmus[i].pmu;
 
-		pmu->task_ctx_nr = perf_invalid_context_kind;
 		pmu->event_init = test_pmu_event_init;
 		pmu->pmu_enable = test_pmu_pmu_enable;
 		pmu->pmu_disable = test_pmu_pmu_disable;
@@ -609,7 +608,7 @@ static void perf_swevent_task_counts(struct kunit *test)
 
 	KUNIT_EXPECT_PTR_EQ(test, event->ctx->task, current);
 	KUNIT_EXPECT_EQ(test, event->attr.config, PERF_COUNT_SW_PAGE_FAULTS);
-	KUNIT_EXPECT_TRUE(test, is_software_event(event));
+	KUNIT_EXPECT_TRUE(test, event->group_caps & PERF_EV_CAP_SOFTWARE);
 	KUNIT_EXPECT_TRUE(test, __perf_sw_enabled(PERF_COUNT_SW_PAGE_FAULTS));
 
 	/* While we run, our context is in and the event counts here. */
