@@ -532,17 +532,23 @@ void perf_event_disable_nogroup(struct perf_event *event)
 	perf_ctx_call(event->ctx, event, ctx_disable_event, NULL);
 }
 
+/* For kernel users, who do not hold the context's mutex. */
+static void perf_event_call_locked(struct perf_event *event, perf_event_fn fn)
+{
+	struct perf_event_context *ctx = event->ctx;
+
+	mutex_lock(&ctx->mutex);
+	perf_ctx_call(ctx, event, fn, NULL);
+	mutex_unlock(&ctx->mutex);
+}
+
 /**
  * perf_event_enable - enable an event for a kernel user
  * @event: the event
  */
 void perf_event_enable(struct perf_event *event)
 {
-	struct perf_event_context *ctx = event->ctx;
-
-	mutex_lock(&ctx->mutex);
-	perf_event_enable_nogroup(event);
-	mutex_unlock(&ctx->mutex);
+	perf_event_call_locked(event, ctx_enable_event);
 }
 EXPORT_SYMBOL_GPL(perf_event_enable);
 
@@ -552,11 +558,7 @@ EXPORT_SYMBOL_GPL(perf_event_enable);
  */
 void perf_event_disable(struct perf_event *event)
 {
-	struct perf_event_context *ctx = event->ctx;
-
-	mutex_lock(&ctx->mutex);
-	perf_event_disable_nogroup(event);
-	mutex_unlock(&ctx->mutex);
+	perf_event_call_locked(event, ctx_disable_event);
 }
 EXPORT_SYMBOL_GPL(perf_event_disable);
 
