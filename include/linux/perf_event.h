@@ -226,6 +226,8 @@ struct perf_event {
 
 	atomic_long_t			refcount;
 	struct file			*filp;
+	/* poll() waits here; woken when the event's task exits. */
+	wait_queue_head_t		waitq;
 	/* The task that created it, for prctl(); on its perf_event_list. */
 	struct task_struct		*owner;
 	struct list_head		owner_entry;

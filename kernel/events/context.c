@@ -196,10 +196,15 @@ static void ctx_groups_sched_in(struct perf_event_context *ctx)
 		group_sched_in(leader, ctx);
 }
 
-/* Schedule a context in on this CPU; ctx->lock held, irqs off. */
+/*
+ * Schedule a context in on this CPU; ctx->lock held, irqs off.  A task
+ * context is scheduled in only while it has events: once its last event
+ * is gone, the scheduler hooks may be patched out and nothing would
+ * schedule it out again.
+ */
 static void ctx_sched_in(struct perf_event_context *ctx)
 {
-	if (ctx->is_active)
+	if (ctx->is_active || (ctx->task && !ctx->nr_events))
 		return;
 
 	ctx->timestamp = perf_clock();
@@ -243,8 +248,12 @@ void __perf_event_task_sched_out(struct task_struct *prev,
 	if (__perf_sw_enabled(PERF_COUNT_SW_CONTEXT_SWITCHES))
 		perf_sw_event_sched(PERF_COUNT_SW_CONTEXT_SWITCHES);
 
+	/*
+	 * Only this CPU schedules @prev's context in or out, so is_active
+	 * can be tested without the lock.
+	 */
 	ctx = READ_ONCE(prev->perf_event_ctxp[0]);
-	if (!ctx)
+	if (!ctx || !READ_ONCE(ctx->is_active))
 		return;
 
 	raw_spin_lock(&ctx->lock);
@@ -305,17 +314,19 @@ struct perf_ctx_call_data {
 static int perf_ctx_call_here(struct perf_ctx_call_data *call)
 {
 	struct perf_event_context *ctx = call->ctx;
+	struct task_struct *task;
 	unsigned long flags;
+	bool here;
 
 	raw_spin_lock_irqsave(&ctx->lock, flags);
-	if (ctx->task && ctx->task != TASK_TOMBSTONE) {
-		if (ctx->task == current) {
-			/* Created after its task was scheduled in. */
-			ctx_sched_in(ctx);
-		} else if (ctx->is_active) {
-			raw_spin_unlock_irqrestore(&ctx->lock, flags);
-			return -EAGAIN;
-		}
+	task = ctx->task;
+	if (!task)
+		here = ctx->cpu == smp_processor_id();
+	else
+		here = task == current;
+	if (ctx->is_active && !here) {
+		raw_spin_unlock_irqrestore(&ctx->lock, flags);
+		return -EAGAIN;
 	}
 	ctx_update_time(ctx);
 	call->func(call->event, ctx, call->data);
@@ -332,7 +343,8 @@ static void perf_ctx_call_ipi(void *info)
 
 /*
  * Run func(event, ctx, data) with ctx->lock held on the CPU where ctx is
- * scheduled in.  Process context only: it may send IPIs and wait.
+ * scheduled in, or here if it is scheduled in nowhere (its task is not
+ * running, or its CPU is offline).  Process context: it may send IPIs.
  */
 static void perf_ctx_call(struct perf_event_context *ctx,
 			  struct perf_event *event, perf_event_fn func,
@@ -342,29 +354,25 @@ static void perf_ctx_call(struct perf_event_context *ctx,
 		.ctx = ctx, .func = func, .event = event, .data = data,
 	};
 	struct task_struct *task;
+	int cpu;
 
 	lockdep_assert_irqs_enabled();
 
-	if (!ctx->task) {
-		call.ret = -ENXIO;
-		smp_call_function_single(ctx->cpu, perf_ctx_call_ipi, &call, 1);
-		/* An offline CPU's context is scheduled in nowhere. */
-		if (call.ret)
-			perf_ctx_call_here(&call);
-		return;
-	}
-
 	for (;;) {
 		task = READ_ONCE(ctx->task);
-		if (task != TASK_TOMBSTONE && task_curr(task)) {
-			call.ret = -EAGAIN;
-			smp_call_function_single(task_cpu(task),
-						 perf_ctx_call_ipi, &call, 1);
-			if (!call.ret)
-				return;
-		} else if (!perf_ctx_call_here(&call)) {
+		if (!task)
+			cpu = ctx->cpu;
+		else if (task != TASK_TOMBSTONE && task_curr(task))
+			cpu = task_cpu(task);
+		else
+			cpu = -1;
+
+		call.ret = -EAGAIN;
+		if (cpu < 0 || smp_call_function_single(cpu, perf_ctx_call_ipi,
+							&call, 1))
+			call.ret = perf_ctx_call_here(&call);
+		if (!call.ret)
 			return;
-		}
 		cpu_relax();
 	}
 }
@@ -395,6 +403,9 @@ static void ctx_add_event(struct perf_event *event,
 			      &ctx->pinned_groups : &ctx->flexible_groups);
 		if (ctx->is_active)
 			group_sched_in(event, ctx);
+		else if (ctx->task == current)
+			/* The task's first event: its context starts here. */
+			ctx_sched_in(ctx);
 		return;
 	}
 
@@ -466,6 +477,10 @@ static void ctx_del_event(struct perf_event *event,
 	list_del_init(&event->event_entry);
 	ctx->nr_events--;
 	event->attach_state &= ~PERF_ATTACH_CONTEXT;
+
+	/* See ctx_sched_in(): no scheduled-in task context without events. */
+	if (ctx->task && !ctx->nr_events)
+		ctx_sched_out(ctx);
 }
 
 /**
@@ -486,7 +501,8 @@ static void ctx_enable_event(struct perf_event *event,
 	struct perf_event *leader = event->group_leader;
 
 	if (event->state >= PERF_EVENT_STATE_INACTIVE ||
-	    event->state <= PERF_EVENT_STATE_EXIT)
+	    event->state <= PERF_EVENT_STATE_EXIT ||
+	    !(event->attach_state & PERF_ATTACH_CONTEXT))
 		return;
 
 	event_set_state(event, PERF_EVENT_STATE_INACTIVE);
@@ -619,6 +635,41 @@ void perf_event_sync_count(struct perf_event *event)
 	perf_ctx_call(event->ctx, event, ctx_sync_one, NULL);
 }
 
+static void ctx_exec_events(struct perf_event *unused,
+			    struct perf_event_context *ctx, void *data)
+{
+	struct perf_event *event, *tmp;
+
+	list_for_each_entry_safe(event, tmp, &ctx->event_list, event_entry) {
+		if (event->attr.remove_on_exec) {
+			ctx_del_event(event, ctx, NULL);
+			event_set_state(event, PERF_EVENT_STATE_OFF);
+		} else if (event->attr.enable_on_exec) {
+			/* Once: a later exec leaves the event as it is. */
+			event->attr.enable_on_exec = 0;
+			ctx_enable_event(event, ctx, NULL);
+		}
+	}
+}
+
+/**
+ * perf_task_ctx_exec - the current task executed a new program
+ *
+ * Events opened with enable_on_exec start counting; events opened with
+ * remove_on_exec leave the context, keeping their counts for read().
+ */
+void perf_task_ctx_exec(void)
+{
+	struct perf_event_context *ctx = READ_ONCE(current->perf_event_ctxp[0]);
+
+	if (!ctx)
+		return;
+
+	mutex_lock(&ctx->mutex);
+	perf_ctx_call(ctx, NULL, ctx_exec_events, NULL);
+	mutex_unlock(&ctx->mutex);
+}
+
 /**
  * perf_find_get_context - the context a new event goes into
  * @task: the task for a per-task event, NULL for a CPU-wide one
@@ -702,6 +753,10 @@ void perf_task_ctx_exit(struct task_struct *task)
 	WRITE_ONCE(ctx->task, TASK_TOMBSTONE);
 	WRITE_ONCE(task->perf_event_ctxp[0], NULL);
 	raw_spin_unlock_irq(&ctx->lock);
+
+	/* Pollers see POLLHUP. */
+	list_for_each_entry(event, &ctx->event_list, event_entry)
+		wake_up_all(&event->waitq);
 	mutex_unlock(&ctx->mutex);
 	mutex_unlock(&task->perf_event_mutex);
 
@@ -726,7 +781,8 @@ int perf_event_init_cpu(unsigned int cpu)
 
 	unsigned long flags;
 
-	if (cpu != smp_processor_id())
+	/* The prepare step runs elsewhere while the CPU is offline. */
+	if (!cpu_online(cpu) || WARN_ON_ONCE(cpu != raw_smp_processor_id()))
 		return 0;
 
 	raw_spin_lock_irqsave(&ctx->lock, flags);
@@ -752,7 +808,8 @@ int perf_event_exit_cpu(unsigned int cpu)
 
 	unsigned long flags;
 
-	if (cpu != smp_processor_id())
+	/* The prepare step runs elsewhere while the CPU is offline. */
+	if (!cpu_online(cpu) || WARN_ON_ONCE(cpu != raw_smp_processor_id()))
 		return 0;
 
 	raw_spin_lock_irqsave(&ctx->lock, flags);

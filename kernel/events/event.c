@@ -58,6 +58,7 @@ struct perf_event *perf_event_alloc(struct perf_event_attr *attr, int cpu,
 	INIT_LIST_HEAD(&event->sibling_entry);
 	INIT_LIST_HEAD(&event->owner_entry);
 	atomic_long_set(&event->refcount, 1);
+	init_waitqueue_head(&event->waitq);
 
 	event->attr = *attr;
 	event->cpu = cpu;

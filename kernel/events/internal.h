@@ -61,6 +61,7 @@ void perf_event_sync_count(struct perf_event *event);
 void perf_ctx_sync_group(struct perf_event *leader,
 			 struct perf_event_context *ctx, void *data);
 void perf_task_ctx_exit(struct task_struct *task);
+void perf_task_ctx_exec(void);
 void perf_contexts_init(void);
 
 typedef void (*perf_event_fn)(struct perf_event *event,

@@ -122,9 +122,9 @@ ssize_t perf_read(struct file *file, char __user *ubuf, size_t count,
 {
 	struct perf_event *event = file->private_data;
 	struct perf_event_context *ctx = event->ctx;
+	u64 one[5], *values = one;
 	struct perf_read_buf buf;
 	size_t size;
-	u64 *values;
 	ssize_t ret;
 
 	mutex_lock(&ctx->mutex);
@@ -139,17 +139,21 @@ ssize_t perf_read(struct file *file, char __user *ubuf, size_t count,
 		goto out;
 	}
 
-	values = kzalloc(size, GFP_KERNEL);
-	if (!values) {
-		ret = -ENOMEM;
-		goto out;
+	/* Only a group read can be longer than five values. */
+	if (size > sizeof(one)) {
+		values = kzalloc(size, GFP_KERNEL);
+		if (!values) {
+			ret = -ENOMEM;
+			goto out;
+		}
 	}
 	buf.pos = values;
 	buf.end = values + size / sizeof(u64);
 	perf_event_call(event, perf_read_fill, &buf);
 
 	ret = copy_to_user(ubuf, values, size) ? -EFAULT : size;
-	kfree(values);
+	if (values != one)
+		kfree(values);
 out:
 	mutex_unlock(&ctx->mutex);
 	return ret;
@@ -190,11 +194,9 @@ static int perf_ioctl_period(struct perf_event *event, u64 __user *uperiod)
 {
 	u64 period;
 
-	if (!is_sampling_event(event))
-		return -EINVAL;
 	if (copy_from_user(&period, uperiod, sizeof(period)))
 		return -EFAULT;
-	if (!period)
+	if (!is_sampling_event(event) || !period)
 		return -EINVAL;
 	if (event->attr.freq) {
 		if (period > sysctl_perf_event_sample_rate)
@@ -222,13 +224,8 @@ static int perf_ioctl_set_output(struct perf_event *event, int fd)
 	if (!f.file)
 		return -EBADF;
 	output = perf_event_from_file(f.file);
-	if (!output)
-		ret = -EBADF;
-	else if (output == event)
-		ret = -EINVAL;
-	/* Without a ring buffer on either side there is nothing to share. */
-	else if (output->cpu != event->cpu && output->cpu != -1)
-		ret = -EINVAL;
+	/* No event has a ring buffer to redirect into yet. */
+	ret = output ? -EINVAL : -EBADF;
 	fdput(f);
 	return ret;
 }

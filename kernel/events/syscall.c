@@ -29,6 +29,7 @@ static __poll_t perf_poll(struct file *file, poll_table *wait)
 {
 	struct perf_event *event = file->private_data;
 
+	poll_wait(file, &event->waitq, wait);
 	return READ_ONCE(event->state) == PERF_EVENT_STATE_EXIT ? EPOLLHUP : 0;
 }
 
@@ -113,14 +114,14 @@ static struct task_struct *perf_find_task(pid_t pid)
 	return task ?: ERR_PTR(-ESRCH);
 }
 
-static int perf_check_privileges(struct perf_event_attr *attr,
-				 struct task_struct *task)
+/* Checks of the attributes against the caller's privileges. */
+static int perf_check_privileges(struct perf_event_attr *attr)
 {
 	int ret;
 
-	ret = security_perf_event_open(attr, PERF_SECURITY_OPEN);
-	if (ret)
-		return ret;
+	/* Debian's level 3: nothing at all without privilege. */
+	if (sysctl_perf_event_paranoid > 2 && !capable(CAP_SYS_ADMIN))
+		return -EACCES;
 
 	if (!attr->exclude_kernel) {
 		ret = perf_allow_kernel(attr);
@@ -134,28 +135,94 @@ static int perf_check_privileges(struct perf_event_attr *attr,
 	if (attr->freq && attr->sample_freq > sysctl_perf_event_sample_rate)
 		return -EINVAL;
 
-	if (!task) {
-		ret = perf_allow_cpu(attr);
-		if (ret)
-			return ret;
-	}
-	return 0;
+	return security_perf_event_open(attr, PERF_SECURITY_OPEN);
 }
 
-/* May the caller watch @task?  The same test as reading its memory. */
-static int perf_check_task_access(struct task_struct *task)
+/*
+ * Where the event counts: a CPU number, or -1 for a task's event on any
+ * CPU.  A CPU-wide event needs the privilege and an online CPU.
+ */
+static int perf_check_cpu(struct perf_event_attr *attr,
+			  struct task_struct *task, int cpu)
 {
 	int ret;
 
-	if (task == current)
+	if (cpu < -1 || cpu >= (int)nr_cpu_ids || (!task && cpu == -1))
+		return -EINVAL;
+	if (task)
 		return 0;
 
-	ret = down_read_interruptible(&task->signal->exec_update_lock);
+	ret = perf_allow_cpu(attr);
 	if (ret)
 		return ret;
-	ret = ptrace_may_access(task, PTRACE_MODE_READ_REALCREDS) ? 0 : -EACCES;
-	up_read(&task->signal->exec_update_lock);
-	return ret;
+	return cpu_online(cpu) ? 0 : -ENODEV;
+}
+
+/*
+ * Open an event on @task (NULL: CPU-wide) and install it.  For a task
+ * other than the caller, the caller holds the task's exec_update_lock
+ * from the access check to the end, so that a setuid exec cannot slip in
+ * between.
+ *
+ * Return: the event's file, or an ERR_PTR.
+ */
+static struct file *perf_open_event(struct perf_event_attr *attr,
+				    struct task_struct *task, int cpu,
+				    struct perf_event *group_leader)
+{
+	struct perf_event_context *ctx;
+	struct perf_event *event;
+	struct file *file;
+	int ret;
+
+	event = perf_event_alloc(attr, cpu, task, group_leader, NULL, NULL);
+	if (IS_ERR(event))
+		return ERR_CAST(event);
+
+	ret = perf_check_cpu(attr, task, cpu);
+	if (!ret && task && task != current &&
+	    !ptrace_may_access(task, PTRACE_MODE_READ_REALCREDS))
+		ret = -EACCES;
+	if (ret)
+		goto out_event;
+
+	ctx = perf_find_get_context(task, cpu);
+	if (IS_ERR(ctx)) {
+		ret = PTR_ERR(ctx);
+		goto out_event;
+	}
+	/* From here on, freeing the event puts the context. */
+	event->ctx = ctx;
+
+	if (group_leader && !perf_event_valid_group(group_leader, event, ctx)) {
+		ret = -EINVAL;
+		goto out_event;
+	}
+
+	file = anon_inode_getfile("[perf_event]", &perf_fops, event, O_RDWR);
+	if (IS_ERR(file)) {
+		ret = PTR_ERR(file);
+		goto out_event;
+	}
+	event->filp = file;
+
+	mutex_lock(&ctx->mutex);
+	if (ctx->task == TASK_TOMBSTONE ||
+	    (group_leader && group_leader->state <= PERF_EVENT_STATE_EXIT)) {
+		mutex_unlock(&ctx->mutex);
+		/* The file's release frees the event. */
+		fput(file);
+		return ERR_PTR(-ESRCH);
+	}
+	perf_install_in_context(ctx, event);
+	mutex_unlock(&ctx->mutex);
+
+	perf_event_add_to_owner(event);
+	return file;
+
+out_event:
+	perf_event_free(event);
+	return ERR_PTR(ret);
 }
 
 /**
@@ -172,11 +239,11 @@ SYSCALL_DEFINE5(perf_event_open,
 		struct perf_event_attr __user *, attr_uptr,
 		pid_t, pid, int, cpu, int, group_fd, unsigned long, flags)
 {
-	struct perf_event *event, *group_leader = NULL;
+	struct perf_event *group_leader = NULL;
 	struct task_struct *task = NULL;
-	struct perf_event_context *ctx;
 	struct perf_event_attr attr;
 	struct fd group = { NULL, 0 };
+	bool exec_locked = false;
 	struct file *file;
 	int fd, ret;
 
@@ -188,22 +255,32 @@ SYSCALL_DEFINE5(perf_event_open,
 	if (ret)
 		return ret;
 
-	if (pid == -1 && cpu == -1)
-		return -EINVAL;
-	if (cpu < -1 || cpu >= (int)nr_cpu_ids)
-		return -EINVAL;
+	ret = perf_check_privileges(&attr);
+	if (ret)
+		return ret;
+
+	/* Cgroup events need CONFIG_CGROUP_PERF, which is not here yet. */
 	if (flags & PERF_FLAG_PID_CGROUP)
 		return -EINVAL;
 
-	if (group_fd != -1 && !(flags & PERF_FLAG_FD_NO_GROUP)) {
+	fd = get_unused_fd_flags(flags & PERF_FLAG_FD_CLOEXEC ? O_CLOEXEC : 0);
+	if (fd < 0)
+		return fd;
+
+	if (group_fd != -1) {
 		group = fdget(group_fd);
+		ret = -EBADF;
 		if (!group.file)
-			return -EBADF;
+			goto out_fd;
 		group_leader = perf_event_from_file(group.file);
-		if (!group_leader) {
-			ret = -EBADF;
+		if (!group_leader)
 			goto out_group;
-		}
+		/* No event has a ring buffer to redirect into yet. */
+		ret = -EINVAL;
+		if (flags & PERF_FLAG_FD_OUTPUT)
+			goto out_group;
+		if (flags & PERF_FLAG_FD_NO_GROUP)
+			group_leader = NULL;
 	}
 
 	if (pid != -1) {
@@ -213,89 +290,32 @@ SYSCALL_DEFINE5(perf_event_open,
 			task = NULL;
 			goto out_group;
 		}
-	} else if (!cpu_online(cpu)) {
-		ret = -ENODEV;
-		goto out_group;
+		if (task != current) {
+			ret = down_read_interruptible(&task->signal->exec_update_lock);
+			if (ret)
+				goto out_task;
+			exec_locked = true;
+		}
 	}
 
-	ret = perf_check_privileges(&attr, task);
-	if (ret)
-		goto out_task;
-
-	if (task) {
-		ret = perf_check_task_access(task);
-		if (ret)
-			goto out_task;
-	}
-
-	fd = get_unused_fd_flags(flags & PERF_FLAG_FD_CLOEXEC ? O_CLOEXEC : 0);
-	if (fd < 0) {
-		ret = fd;
-		goto out_task;
-	}
-
-	event = perf_event_alloc(&attr, cpu, task, group_leader, NULL, NULL);
-	if (IS_ERR(event)) {
-		ret = PTR_ERR(event);
-		goto out_fd;
-	}
-
-	ctx = perf_find_get_context(task, cpu);
-	if (IS_ERR(ctx)) {
-		ret = PTR_ERR(ctx);
-		goto out_event;
-	}
-
-	if (group_leader && !perf_event_valid_group(group_leader, event, ctx)) {
-		ret = -EINVAL;
-		goto out_ctx;
-	}
-
-	file = anon_inode_getfile("[perf_event]", &perf_fops, event, O_RDWR);
+	file = perf_open_event(&attr, task, cpu, group_leader);
 	if (IS_ERR(file)) {
 		ret = PTR_ERR(file);
-		goto out_ctx;
+		goto out_task;
 	}
-	event->filp = file;
-
-	mutex_lock(&ctx->mutex);
-	if (ctx->task == TASK_TOMBSTONE ||
-	    (group_leader && group_leader->state <= PERF_EVENT_STATE_EXIT)) {
-		mutex_unlock(&ctx->mutex);
-		ret = -ESRCH;
-		/* fput() releases the event, the context and the task. */
-		event->ctx = ctx;
-		fput(file);
-		goto out_fd_only;
-	}
-	perf_install_in_context(ctx, event);
-	mutex_unlock(&ctx->mutex);
-
-	perf_event_add_to_owner(event);
-
-	if (task)
-		put_task_struct(task);
-	fdput(group);
 	fd_install(fd, file);
-	return fd;
+	ret = fd;
+	fd = -1;
 
-out_ctx:
-	perf_put_context(ctx);
-out_event:
-	perf_event_free(event);
-out_fd:
-	put_unused_fd(fd);
 out_task:
+	if (exec_locked)
+		up_read(&task->signal->exec_update_lock);
 	if (task)
 		put_task_struct(task);
 out_group:
 	fdput(group);
-	return ret;
-
-out_fd_only:
-	put_unused_fd(fd);
-	if (task)
-		put_task_struct(task);
-	fdput(group);
+out_fd:
+	if (fd >= 0)
+		put_unused_fd(fd);
 	return ret;
 }

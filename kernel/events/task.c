@@ -150,9 +150,13 @@ void perf_event_fork(struct task_struct *task)
 
 /**
  * perf_event_exec - the current task executed a new program
+ *
+ * Applies enable_on_exec and remove_on_exec.  Runs before the exec of a
+ * setuid program detaches the task's events (perf_event_exit_task()).
  */
 void perf_event_exec(void)
 {
+	perf_task_ctx_exec();
 }
 
 /**
