@@ -231,8 +231,18 @@ struct perf_event {
 	/* The task that created it, for prctl(); on its perf_event_list. */
 	struct task_struct		*owner;
 	struct list_head		owner_entry;
-	/* The event it was inherited from, or NULL. */
+	/*
+	 * Inheritance: a child task's copy points to the event that user
+	 * space opened (@parent), which keeps its live copies on
+	 * @child_list, under @child_mutex, and sums up those that exited
+	 * in @child_count and the child times.
+	 */
 	struct perf_event		*parent;
+	struct mutex			child_mutex;
+	struct list_head		child_list;
+	struct list_head		child_entry;
+	u64				child_total_time_enabled;
+	u64				child_total_time_running;
 	struct pid_namespace		*ns;
 
 	u64				(*clock)(void);

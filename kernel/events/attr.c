@@ -93,6 +93,10 @@ int perf_check_attr(const struct perf_event_attr *attr)
 	if (attr->inherit_thread && !attr->inherit)
 		return -EINVAL;
 
+	/* A sample cannot carry the sum over inherited children. */
+	if (attr->inherit && attr->sample_type & PERF_SAMPLE_READ)
+		return -EINVAL;
+
 	if (attr->remove_on_exec && attr->enable_on_exec)
 		return -EINVAL;
 

@@ -55,8 +55,12 @@ void perf_get_context(struct perf_event_context *ctx)
 
 void perf_put_context(struct perf_event_context *ctx)
 {
-	if (!refcount_dec_and_test(&ctx->refcount))
+	if (!refcount_dec_and_test(&ctx->refcount)) {
+		/* perf_inherit_free_task() may wait for the last event. */
+		if (ctx->task)
+			wake_up_var(&ctx->refcount);
 		return;
+	}
 	/* CPU contexts are static and never reach zero. */
 	if (WARN_ON_ONCE(!ctx->task))
 		return;
@@ -671,6 +675,53 @@ void perf_task_ctx_exec(void)
 }
 
 /**
+ * perf_ctx_alloc_task - a new, empty context for a task
+ * @task: the task, which the context will hold a reference on; or NULL
+ *	to fill in later
+ *
+ * Return: the context, or NULL.
+ */
+struct perf_event_context *perf_ctx_alloc_task(struct task_struct *task)
+{
+	struct perf_event_context *ctx = kzalloc(sizeof(*ctx), GFP_KERNEL);
+
+	if (!ctx)
+		return NULL;
+	perf_ctx_init(ctx);
+	if (task)
+		ctx->task = get_task_struct(task);
+	return ctx;
+}
+
+/**
+ * perf_ctx_add_unscheduled - add an event to a context nobody runs yet
+ * @ctx: the context of a task being forked
+ * @event: the event, which takes a reference on @ctx
+ */
+void perf_ctx_add_unscheduled(struct perf_event_context *ctx,
+			      struct perf_event *event)
+{
+	perf_get_context(ctx);
+	event->ctx = ctx;
+	raw_spin_lock_irq(&ctx->lock);
+	ctx_add_event(event, ctx, NULL);
+	raw_spin_unlock_irq(&ctx->lock);
+}
+
+/**
+ * perf_ctx_del_unscheduled - take an event out of a context nobody runs
+ * @event: the event, in a context of a task that exited or never ran
+ */
+void perf_ctx_del_unscheduled(struct perf_event *event)
+{
+	struct perf_event_context *ctx = event->ctx;
+
+	raw_spin_lock_irq(&ctx->lock);
+	ctx_del_event(event, ctx, NULL);
+	raw_spin_unlock_irq(&ctx->lock);
+}
+
+/**
  * perf_find_get_context - the context a new event goes into
  * @task: the task for a per-task event, NULL for a CPU-wide one
  * @cpu: the CPU of a CPU-wide event
@@ -691,10 +742,9 @@ struct perf_event_context *perf_find_get_context(struct task_struct *task,
 		return ctx;
 	}
 
-	new = kzalloc(sizeof(*new), GFP_KERNEL);
+	new = perf_ctx_alloc_task(NULL);
 	if (!new)
 		return ERR_PTR(-ENOMEM);
-	perf_ctx_init(new);
 
 	mutex_lock(&task->perf_event_mutex);
 	if (task->flags & PF_EXITING) {
@@ -736,7 +786,8 @@ static void ctx_exit_event(struct perf_event *event,
 void perf_task_ctx_exit(struct task_struct *task)
 {
 	struct perf_event_context *ctx;
-	struct perf_event *event;
+	struct perf_event *event, *tmp;
+	LIST_HEAD(folded);
 
 	mutex_lock(&task->perf_event_mutex);
 	ctx = task->perf_event_ctxp[0];
@@ -754,11 +805,23 @@ void perf_task_ctx_exit(struct task_struct *task)
 	WRITE_ONCE(task->perf_event_ctxp[0], NULL);
 	raw_spin_unlock_irq(&ctx->lock);
 
-	/* Pollers see POLLHUP. */
-	list_for_each_entry(event, &ctx->event_list, event_entry)
+	list_for_each_entry_safe(event, tmp, &ctx->event_list, event_entry) {
+		/* Inherited copies hand their counts to their parent. */
+		if (event->parent && perf_inherit_fold(event)) {
+			perf_ctx_del_unscheduled(event);
+			list_add(&event->event_entry, &folded);
+			continue;
+		}
+		/* Pollers see POLLHUP. */
 		wake_up_all(&event->waitq);
+	}
 	mutex_unlock(&ctx->mutex);
 	mutex_unlock(&task->perf_event_mutex);
+
+	list_for_each_entry_safe(event, tmp, &folded, event_entry) {
+		list_del_init(&event->event_entry);
+		perf_event_put(event);
+	}
 
 	/* The reference the context held on the task. */
 	put_task_struct(task);

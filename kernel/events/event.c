@@ -59,6 +59,9 @@ struct perf_event *perf_event_alloc(struct perf_event_attr *attr, int cpu,
 	INIT_LIST_HEAD(&event->owner_entry);
 	atomic_long_set(&event->refcount, 1);
 	init_waitqueue_head(&event->waitq);
+	mutex_init(&event->child_mutex);
+	INIT_LIST_HEAD(&event->child_list);
+	INIT_LIST_HEAD(&event->child_entry);
 
 	event->attr = *attr;
 	event->cpu = cpu;
@@ -120,6 +123,8 @@ void perf_event_free(struct perf_event *event)
 	}
 	if (event->ctx)
 		perf_put_context(event->ctx);
+	if (event->parent)
+		perf_event_put(event->parent);
 	put_pid_ns(event->ns);
 	call_rcu(&event->rcu_head, perf_event_free_rcu);
 }
@@ -149,13 +154,18 @@ void perf_event_put(struct perf_event *event)
  * @event: the new event
  * @ctx: the context @event goes into
  *
- * Return: true if @leader leads a group in @ctx on the same CPU.
+ * Return: true if @leader leads a group in @ctx on the same CPU, with the
+ * same inheritance, and @event asks for nothing only a leader may have.
  */
 bool perf_event_valid_group(struct perf_event *leader,
 			    struct perf_event *event,
 			    struct perf_event_context *ctx)
 {
 	if (leader->group_leader != leader)
+		return false;
+	if (event->attr.pinned || event->attr.exclusive)
+		return false;
+	if (ctx->task && leader->attr.inherit != event->attr.inherit)
 		return false;
 	if (leader->ctx != ctx)
 		return false;
@@ -183,6 +193,8 @@ int perf_event_release_kernel(struct perf_event *event)
 		perf_remove_from_context(event);
 		mutex_unlock(&ctx->mutex);
 	}
+	/* Out of its context, it is copied into no new task. */
+	perf_inherit_release_children(event);
 	perf_event_put(event);
 	return 0;
 }

@@ -8,6 +8,7 @@
  *   pmu.c         the PMU registry
  *   context.c     task and CPU contexts, scheduling, enable/disable
  *   task.c        fork, exit, exec and the other task hooks; prctl
+ *   inherit.c     copying events into forked tasks and summing them up
  *   syscall.c     perf_event_open(2) and the event file
  *   read.c        read(2) and ioctl(2) on an event
  *   software.c    the software PMU and perf_sw_event()
@@ -61,6 +62,10 @@ void perf_event_sync_count(struct perf_event *event);
 void perf_ctx_sync_group(struct perf_event *leader,
 			 struct perf_event_context *ctx, void *data);
 void perf_task_ctx_exit(struct task_struct *task);
+struct perf_event_context *perf_ctx_alloc_task(struct task_struct *task);
+void perf_ctx_add_unscheduled(struct perf_event_context *ctx,
+			      struct perf_event *event);
+void perf_ctx_del_unscheduled(struct perf_event *event);
 void perf_task_ctx_exec(void);
 void perf_contexts_init(void);
 
@@ -68,6 +73,21 @@ typedef void (*perf_event_fn)(struct perf_event *event,
 			      struct perf_event_context *ctx, void *data);
 void perf_event_call(struct perf_event *event, perf_event_fn func,
 		     void *data);
+
+/* inherit.c */
+struct perf_inherit_sum {
+	u64	count;
+	u64	enabled;
+	u64	running;
+};
+
+int perf_inherit_task(struct task_struct *child, u64 clone_flags);
+void perf_inherit_free_task(struct task_struct *child);
+bool perf_inherit_fold(struct perf_event *child);
+void perf_inherit_release_children(struct perf_event *event);
+void perf_inherit_sum(struct perf_event *event, struct perf_inherit_sum *sum);
+void perf_event_for_each_child(struct perf_event *event,
+			       void (*fn)(struct perf_event *event));
 
 /* read.c */
 ssize_t perf_read(struct file *file, char __user *buf, size_t count,

@@ -43,11 +43,11 @@ static size_t perf_read_size(struct perf_event *event)
  * perf_event_total_count - the value of an event for read()
  * @event: the event, its count already synchronised
  *
- * Return: its count plus what its inherited children handed back.
+ * Return: its own count, without its inherited copies'.
  */
 u64 perf_event_total_count(struct perf_event *event)
 {
-	return local64_read(&event->count) + atomic64_read(&event->child_count);
+	return local64_read(&event->count);
 }
 
 struct perf_read_buf {
@@ -107,6 +107,40 @@ static void perf_read_fill(struct perf_event *event,
 	}
 }
 
+/* Add what the inherited copies of the events read count to the values. */
+static void perf_read_add_children(struct perf_event *event, u64 *values)
+{
+	u64 fmt = event->attr.read_format;
+	struct perf_event *leader = event->group_leader, *member;
+	unsigned int stride = 1, pos = 0;
+	struct perf_inherit_sum sum;
+
+	if (!event->attr.inherit)
+		return;
+
+	if (fmt & PERF_FORMAT_GROUP) {
+		event = leader;
+		pos++;
+	}
+	perf_inherit_sum(event, &sum);
+	if (!(fmt & PERF_FORMAT_GROUP))
+		values[pos++] += sum.count;
+	if (fmt & PERF_FORMAT_TOTAL_TIME_ENABLED)
+		values[pos++] += sum.enabled;
+	if (fmt & PERF_FORMAT_TOTAL_TIME_RUNNING)
+		values[pos++] += sum.running;
+	if (!(fmt & PERF_FORMAT_GROUP))
+		return;
+
+	stride += !!(fmt & PERF_FORMAT_ID) + !!(fmt & PERF_FORMAT_LOST);
+	values[pos] += sum.count;
+	list_for_each_entry(member, &leader->sibling_list, sibling_entry) {
+		pos += stride;
+		perf_inherit_sum(member, &sum);
+		values[pos] += sum.count;
+	}
+}
+
 /**
  * perf_read - read(2) on an event
  * @file: the event's file
@@ -150,6 +184,7 @@ ssize_t perf_read(struct file *file, char __user *ubuf, size_t count,
 	buf.pos = values;
 	buf.end = values + size / sizeof(u64);
 	perf_event_call(event, perf_read_fill, &buf);
+	perf_read_add_children(event, values);
 
 	ret = copy_to_user(ubuf, values, size) ? -EFAULT : size;
 	if (values != one)
@@ -164,7 +199,6 @@ static void perf_reset_one(struct perf_event *event,
 {
 	perf_ctx_sync_group(event, ctx, NULL);
 	local64_set(&event->count, 0);
-	atomic64_set(&event->child_count, 0);
 }
 
 static void perf_ioctl_reset(struct perf_event *event)
@@ -181,13 +215,13 @@ static void perf_ioctl_apply(struct perf_event *event, perf_ioctl_fn fn,
 	struct perf_event *leader = event->group_leader, *sibling;
 
 	if (!(flags & PERF_IOC_FLAG_GROUP)) {
-		fn(event);
+		perf_event_for_each_child(event, fn);
 		return;
 	}
 
-	fn(leader);
+	perf_event_for_each_child(leader, fn);
 	list_for_each_entry(sibling, &leader->sibling_list, sibling_entry)
-		fn(sibling);
+		perf_event_for_each_child(sibling, fn);
 }
 
 static int perf_ioctl_period(struct perf_event *event, u64 __user *uperiod)

@@ -51,7 +51,7 @@ static int perf_owner_for_each(void (*fn)(struct perf_event *event))
 	mutex_lock(&current->perf_event_mutex);
 	list_for_each_entry(event, &current->perf_event_list, owner_entry) {
 		mutex_lock(&event->ctx->mutex);
-		fn(event);
+		perf_event_for_each_child(event, fn);
 		mutex_unlock(&event->ctx->mutex);
 	}
 	mutex_unlock(&current->perf_event_mutex);
@@ -87,9 +87,10 @@ int perf_event_task_disable(void)
  * @child: the task being created, a copy of its parent
  * @clone_flags: the clone flags
  *
- * The copy must not share the parent's events.
+ * The copy must not share the parent's events; it gets copies of the
+ * parent's inheritable ones.  On failure nothing is left to undo.
  *
- * Return: 0.
+ * Return: 0 or a negative errno.
  */
 int perf_event_init_task(struct task_struct *child, u64 clone_flags)
 {
@@ -99,7 +100,7 @@ int perf_event_init_task(struct task_struct *child, u64 clone_flags)
 		child->perf_event_ctxp[i] = NULL;
 	mutex_init(&child->perf_event_mutex);
 	INIT_LIST_HEAD(&child->perf_event_list);
-	return 0;
+	return perf_inherit_task(child, clone_flags);
 }
 
 /**
@@ -108,7 +109,7 @@ int perf_event_init_task(struct task_struct *child, u64 clone_flags)
  */
 void perf_event_free_task(struct task_struct *task)
 {
-	WARN_ON_ONCE(task->perf_event_ctxp[0]);
+	perf_inherit_free_task(task);
 }
 
 /**
