@@ -3,7 +3,8 @@
 . "$(dirname "$0")/lib.sh"
 
 pkgs="linux-source-6.1 qemu-system-x86 busybox-static ccache build-essential
-      bc bison flex libelf-dev libssl-dev cpio kmod xz-utils gawk perl"
+      bc bison flex libelf-dev libssl-dev cpio kmod xz-utils gawk perl
+      linux-perf"
 missing=
 for p in $pkgs; do
 	dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q 'ok installed' ||

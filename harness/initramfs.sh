@@ -16,6 +16,16 @@ cp "$ROOT/harness/guest/init" "$root/init"
 chmod +x "$root/init"
 gcc -static -O2 -Wall -isystem "$out/hdr/include" \
 	-o "$root/bin/perf-demo" "$ROOT/harness/guest/perf-demo.c"
+# Debian's perf and the libraries it needs, for the tests that drive it.
+if perf=$(command -v perf) && perf=$(readlink -f "$perf") && [ -x "$perf" ]; then
+	mkdir -p "$root/usr/bin"
+	cp "$perf" "$root/usr/bin/perf"
+	ldd "$perf" | awk '$3 ~ /^\// { print $3 } $1 ~ /^\// { print $1 }' |
+	while read -r lib; do
+		mkdir -p "$root$(dirname "$lib")"
+		cp -L "$lib" "$root$lib"
+	done
+fi
 for t in $(cat "$out/selftests/.tests"); do
 	cp "$out/selftests/$t" "$root/tests/$t"
 done

@@ -13,6 +13,12 @@ mkdir -p "$out/selftests"
 log "building kselftests against the $kind headers"
 make -s -C "$dir" OUTPUT="$out/selftests" CC="gcc -static" \
 	KHDR_INCLUDES="-isystem $out/hdr/include" all
-make -s --no-print-directory -C "$dir" OUTPUT="$out/selftests" \
-	--eval 'print-tests: ; @echo $(notdir $(TEST_GEN_PROGS) $(TEST_PROGS))' \
-	print-tests >"$out/selftests/.tests"
+print_var() {
+	make -s --no-print-directory -C "$dir" OUTPUT="$out/selftests" \
+		--eval "print-var: ; @echo \$(notdir \$($1))" print-var
+}
+# Scripts run from the source directory's copy.
+for t in $(print_var TEST_PROGS); do
+	cp "$dir/$t" "$out/selftests/$t"
+done
+echo $(print_var TEST_GEN_PROGS) $(print_var TEST_PROGS) >"$out/selftests/.tests"
