@@ -238,7 +238,7 @@ struct perf_event {
 	 * in @child_count and the child times.
 	 */
 	struct perf_event		*parent;
-	struct mutex			child_mutex;
+	struct mutex			child_mutex;	/* guards child_list */
 	struct list_head		child_list;
 	struct list_head		child_entry;
 	u64				child_total_time_enabled;
@@ -581,6 +581,7 @@ static inline int perf_event_release_kernel(struct perf_event *event)
 {
 	return 0;
 }
+
 static inline void perf_event_enable(struct perf_event *event) { }
 static inline void perf_event_disable(struct perf_event *event) { }
 #define perf_event_init_cpu	NULL

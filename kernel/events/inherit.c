@@ -239,8 +239,7 @@ void perf_inherit_sum(struct perf_event *event, struct perf_inherit_sum *sum)
  * @event: the event user space opened
  * @fn: the operation
  */
-void perf_event_for_each_child(struct perf_event *event,
-			       void (*fn)(struct perf_event *event))
+void perf_event_for_each_child(struct perf_event *event, perf_event_op_t fn)
 {
 	struct perf_event *child;
 

@@ -86,8 +86,10 @@ void perf_inherit_free_task(struct task_struct *child);
 bool perf_inherit_fold(struct perf_event *child);
 void perf_inherit_release_children(struct perf_event *event);
 void perf_inherit_sum(struct perf_event *event, struct perf_inherit_sum *sum);
-void perf_event_for_each_child(struct perf_event *event,
-			       void (*fn)(struct perf_event *event));
+/* An operation on one event, applied to groups, copies or owned events. */
+typedef void (*perf_event_op_t)(struct perf_event *event);
+
+void perf_event_for_each_child(struct perf_event *event, perf_event_op_t fn);
 
 /* read.c */
 ssize_t perf_read(struct file *file, char __user *buf, size_t count,

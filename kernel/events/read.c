@@ -206,10 +206,8 @@ static void perf_ioctl_reset(struct perf_event *event)
 	perf_event_call(event, perf_reset_one, NULL);
 }
 
-typedef void (*perf_ioctl_fn)(struct perf_event *event);
-
 /* Apply @fn to @event, or with PERF_IOC_FLAG_GROUP to its whole group. */
-static void perf_ioctl_apply(struct perf_event *event, perf_ioctl_fn fn,
+static void perf_ioctl_apply(struct perf_event *event, perf_event_op_t fn,
 			     unsigned long flags)
 {
 	struct perf_event *leader = event->group_leader, *sibling;

@@ -44,7 +44,7 @@ void perf_event_remove_from_owner(struct perf_event *event)
 	put_task_struct(owner);
 }
 
-static int perf_owner_for_each(void (*fn)(struct perf_event *event))
+static int perf_owner_for_each(perf_event_op_t fn)
 {
 	struct perf_event *event;
 
