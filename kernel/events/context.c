@@ -829,6 +829,28 @@ void perf_task_ctx_exit(struct task_struct *task)
 	perf_put_context(ctx);
 }
 
+/*
+ * Start or stop a CPU's context, on the CPU itself.  The hotplug "prepare"
+ * step calls in too, from another CPU while this one is offline: there is
+ * nothing to do then.
+ */
+static void perf_cpu_ctx_switch(unsigned int cpu, bool online)
+{
+	struct perf_cpu_context *cpuctx = per_cpu_ptr(&perf_cpu_ctx, cpu);
+	unsigned long flags;
+
+	if (!cpu_online(cpu) || WARN_ON_ONCE(cpu != raw_smp_processor_id()))
+		return;
+
+	raw_spin_lock_irqsave(&cpuctx->ctx.lock, flags);
+	cpuctx->online = online;
+	if (online)
+		ctx_sched_in(&cpuctx->ctx);
+	else
+		ctx_sched_out(&cpuctx->ctx);
+	raw_spin_unlock_irqrestore(&cpuctx->ctx.lock, flags);
+}
+
 /**
  * perf_event_init_cpu - a CPU is coming up (cpuhp "perf:prepare", "perf:online")
  * @cpu: the CPU
@@ -839,19 +861,7 @@ void perf_task_ctx_exit(struct task_struct *task)
  */
 int perf_event_init_cpu(unsigned int cpu)
 {
-	struct perf_cpu_context *cpuctx = per_cpu_ptr(&perf_cpu_ctx, cpu);
-	struct perf_event_context *ctx = &cpuctx->ctx;
-
-	unsigned long flags;
-
-	/* The prepare step runs elsewhere while the CPU is offline. */
-	if (!cpu_online(cpu) || WARN_ON_ONCE(cpu != raw_smp_processor_id()))
-		return 0;
-
-	raw_spin_lock_irqsave(&ctx->lock, flags);
-	cpuctx->online = 1;
-	ctx_sched_in(ctx);
-	raw_spin_unlock_irqrestore(&ctx->lock, flags);
+	perf_cpu_ctx_switch(cpu, true);
 	return 0;
 }
 
@@ -866,19 +876,7 @@ int perf_event_init_cpu(unsigned int cpu)
  */
 int perf_event_exit_cpu(unsigned int cpu)
 {
-	struct perf_cpu_context *cpuctx = per_cpu_ptr(&perf_cpu_ctx, cpu);
-	struct perf_event_context *ctx = &cpuctx->ctx;
-
-	unsigned long flags;
-
-	/* The prepare step runs elsewhere while the CPU is offline. */
-	if (!cpu_online(cpu) || WARN_ON_ONCE(cpu != raw_smp_processor_id()))
-		return 0;
-
-	raw_spin_lock_irqsave(&ctx->lock, flags);
-	ctx_sched_out(ctx);
-	cpuctx->online = 0;
-	raw_spin_unlock_irqrestore(&ctx->lock, flags);
+	perf_cpu_ctx_switch(cpu, false);
 	return 0;
 }
 

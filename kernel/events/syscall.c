@@ -30,7 +30,11 @@ static __poll_t perf_poll(struct file *file, poll_table *wait)
 	struct perf_event *event = file->private_data;
 
 	poll_wait(file, &event->waitq, wait);
-	return READ_ONCE(event->state) == PERF_EVENT_STATE_EXIT ? EPOLLHUP : 0;
+	/*
+	 * Only a ring buffer gives anything to wait for; without one there
+	 * is nothing more to come, as for an event whose task exited.
+	 */
+	return EPOLLHUP;
 }
 
 static int perf_mmap(struct file *file, struct vm_area_struct *vma)

@@ -1,9 +1,10 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
  * Helpers shared by the perf_events ABI selftests: a raw perf_event_open()
- * wrapper, an initialiser for software counting events, and a few small
- * workloads (touching fresh pages, burning CPU time, moving between CPUs)
- * whose effect on the software counters is predictable.
+ * wrapper (and one for calls that might hang), an initialiser for software
+ * counting events, a few small workloads (touching fresh pages, burning CPU
+ * time, moving between CPUs) whose effect on the software counters is
+ * predictable, and a forked child that waits at a gate until released.
  *
  * Include this after the C library headers and before
  * "../kselftest_harness.h"; the including file defines _GNU_SOURCE.
@@ -12,7 +13,9 @@
 #define PERF_TEST_UTIL_H
 
 #include <errno.h>
+#include <poll.h>
 #include <sched.h>
+#include <signal.h>
 #include <stdbool.h>
 #include <stdint.h>
 #include <string.h>
@@ -21,6 +24,7 @@
 #include <sys/mman.h>
 #include <sys/syscall.h>
 #include <sys/types.h>
+#include <sys/wait.h>
 #include <linux/perf_event.h>
 
 #define NSEC_PER_MSEC		1000000ULL
@@ -167,6 +171,169 @@ static inline int allowed_cpus(int *cpus, int max)
 		if (CPU_ISSET(cpu, &set))
 			cpus[n++] = cpu;
 	return n;
+}
+
+/* A non-group read() with PERF_FORMAT_TOTAL_TIME_ENABLED | _RUNNING. */
+#define RF_TIMES	(PERF_FORMAT_TOTAL_TIME_ENABLED | \
+			 PERF_FORMAT_TOTAL_TIME_RUNNING)
+
+struct value_times {
+	__u64 value;
+	__u64 enabled;
+	__u64 running;
+};
+
+/* Read a counter opened with read_format RF_TIMES; 0 or -1. */
+static inline int read_value_times(int fd, struct value_times *vt)
+{
+	return read(fd, vt, sizeof(*vt)) == sizeof(*vt) ? 0 : -1;
+}
+
+/*
+ * A forked child held at a gate, so that events can be opened on it
+ * before it does anything: fork_gated() returns 0 in the child once the
+ * parent has called gate_release(), and the child's pid in the parent
+ * once the child is waiting at the gate (-1 on error).  If @prepare is
+ * not NULL, the child runs it first and exits with status 2 if it fails.
+ * A child whose gate is closed without being released exits with status 1.
+ */
+struct gated_child {
+	pid_t pid;
+	int gate;	/* write end of the gate pipe */
+};
+
+static inline pid_t fork_gated(struct gated_child *c, int (*prepare)(void))
+{
+	int gate[2], ready[2];
+	char ch = 0;
+
+	c->pid = -1;
+	c->gate = -1;
+	if (pipe(gate))
+		return -1;
+	if (pipe(ready)) {
+		close(gate[0]);
+		close(gate[1]);
+		return -1;
+	}
+	c->pid = fork();
+	if (c->pid == 0) {
+		close(gate[1]);
+		close(ready[0]);
+		if (prepare && prepare())
+			_exit(2);
+		if (write(ready[1], &ch, 1) != 1)
+			_exit(1);
+		close(ready[1]);
+		if (read(gate[0], &ch, 1) != 1)
+			_exit(1);
+		close(gate[0]);
+		return 0;
+	}
+	close(gate[0]);
+	close(ready[1]);
+	if (c->pid > 0 && read(ready[0], &ch, 1) == 1)
+		c->gate = gate[1];
+	else
+		close(gate[1]);
+	close(ready[0]);
+	return c->gate >= 0 ? c->pid : -1;
+}
+
+/* Let the child past its gate; 0 or -1. */
+static inline int gate_release(struct gated_child *c)
+{
+	char ch = 0;
+	int ret;
+
+	ret = write(c->gate, &ch, 1) == 1 ? 0 : -1;
+	close(c->gate);
+	c->gate = -1;
+	return ret;
+}
+
+/*
+ * Reap the child (releasing it first if it is still at the gate, which
+ * makes it exit with status 1).  Returns its wait status, or -1.
+ */
+static inline int gated_wait(struct gated_child *c)
+{
+	int status;
+
+	if (c->gate >= 0) {
+		close(c->gate);
+		c->gate = -1;
+	}
+	if (c->pid <= 0 || waitpid(c->pid, &status, 0) != c->pid)
+		return -1;
+	c->pid = -1;
+	return status;
+}
+
+/*
+ * perf_event_open() for a call that might never return: the call is made
+ * by a helper process, whose descriptor is then copied with pidfd_getfd()
+ * (the guest has no sockets to pass it over).  Returns the descriptor,
+ * -errno if the open failed, or -ETIMEDOUT if it did not return within
+ * @timeout_ms.  A helper stuck in the kernel is left behind: it may be
+ * unkillable, and waiting for it would hang the test.
+ */
+static inline int perf_event_open_timeout(struct perf_event_attr *attr,
+					  pid_t pid, int cpu, int group_fd,
+					  unsigned long flags, int timeout_ms)
+{
+	int res[2], hold[2], pidfd, fd;
+	struct pollfd pfd;
+	pid_t helper;
+	char ch;
+
+	if (pipe(res))
+		return -errno;
+	if (pipe(hold)) {
+		fd = -errno;
+		close(res[0]);
+		close(res[1]);
+		return fd;
+	}
+	helper = fork();
+	if (helper == 0) {
+		close(res[0]);
+		close(hold[1]);
+		fd = sys_perf_event_open(attr, pid, cpu, group_fd, flags);
+		if (fd < 0)
+			fd = -errno;
+		if (write(res[1], &fd, sizeof(fd)) != sizeof(fd))
+			_exit(1);
+		/* Keep the descriptor open until the caller has its copy. */
+		_exit(read(hold[0], &ch, 1) == 0 ? 0 : 1);
+	}
+	close(res[1]);
+	close(hold[0]);
+
+	pfd.fd = res[0];
+	pfd.events = POLLIN;
+	if (helper < 0) {
+		fd = -errno;
+	} else if (poll(&pfd, 1, timeout_ms) != 1) {
+		kill(helper, SIGKILL);
+		helper = -1;
+		fd = -ETIMEDOUT;
+	} else if (read(res[0], &fd, sizeof(fd)) != sizeof(fd)) {
+		fd = -EIO;
+	} else if (fd >= 0) {
+		pidfd = syscall(__NR_pidfd_open, helper, 0);
+		if (pidfd >= 0)
+			fd = syscall(__NR_pidfd_getfd, pidfd, fd, 0);
+		if (pidfd < 0 || fd < 0)
+			fd = -errno;
+		if (pidfd >= 0)
+			close(pidfd);
+	}
+	close(res[0]);
+	close(hold[1]);
+	if (helper > 0)
+		waitpid(helper, NULL, 0);
+	return fd;
 }
 
 #endif /* PERF_TEST_UTIL_H */

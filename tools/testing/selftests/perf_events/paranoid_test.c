@@ -1,0 +1,225 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * /proc/sys/kernel/perf_event_paranoid: what a user without capabilities
+ * may open at each level.
+ *
+ *   -1  anything
+ *    0  CPU-wide events too (raw tracepoint data aside, not tested here)
+ *    1  no CPU-wide events, but counting the kernel in its own tasks
+ *    2  only user-space counting of its own tasks (the default)
+ *    3  nothing (Debian's addition: CONFIG_SECURITY_PERF_EVENTS_RESTRICT
+ *       makes it the default)
+ *
+ * The probes run in a forked child that has dropped to uid/gid 65534,
+ * losing its capabilities; root may open everything at every level.  The
+ * sysctl is a plain integer (proc_dointvec) without bounds, so no value
+ * is refused.  Each test restores the value it found.
+ */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <fcntl.h>
+#include <grp.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include <sys/wait.h>
+#include <linux/perf_event.h>
+
+#include "perf_test_util.h"
+#include "../kselftest_harness.h"
+
+#define PARANOID	"/proc/sys/kernel/perf_event_paranoid"
+#define NOBODY		65534
+
+static int read_paranoid(int *level)
+{
+	char buf[32];
+	ssize_t n;
+	int fd;
+
+	fd = open(PARANOID, O_RDONLY);
+	if (fd < 0)
+		return -1;
+	n = read(fd, buf, sizeof(buf) - 1);
+	close(fd);
+	if (n <= 0)
+		return -1;
+	buf[n] = '\0';
+	*level = atoi(buf);
+	return 0;
+}
+
+static int write_paranoid(int level)
+{
+	char buf[32];
+	int fd, len, ret;
+
+	fd = open(PARANOID, O_WRONLY);
+	if (fd < 0)
+		return -1;
+	len = snprintf(buf, sizeof(buf), "%d\n", level);
+	ret = write(fd, buf, len) == len ? 0 : -1;
+	close(fd);
+	return ret;
+}
+
+/* The events probed, each on the caller (pid 0) or on CPU 0 (pid -1). */
+enum probe {
+	SELF_USER,	/* task-clock on itself, exclude_kernel */
+	SELF_KERNEL,	/* task-clock on itself, kernel included */
+	CPU_USER,	/* cpu-clock on CPU 0, exclude_kernel */
+	CPU_KERNEL,	/* cpu-clock on CPU 0, kernel included */
+	NR_PROBES
+};
+
+static const char * const probe_names[NR_PROBES] = {
+	"self, exclude_kernel", "self, with kernel",
+	"CPU-wide, exclude_kernel", "CPU-wide, with kernel",
+};
+
+/* Open the probe's event; 0 or the errno of the failure. */
+static int probe_open(enum probe probe)
+{
+	struct perf_event_attr attr;
+	bool cpu_wide = probe == CPU_USER || probe == CPU_KERNEL;
+	int fd;
+
+	sw_attr_init(&attr, cpu_wide ? PERF_COUNT_SW_CPU_CLOCK :
+		     PERF_COUNT_SW_TASK_CLOCK);
+	attr.exclude_kernel = probe == SELF_USER || probe == CPU_USER;
+	fd = sys_perf_event_open(&attr, cpu_wide ? -1 : 0, cpu_wide ? 0 : -1,
+				 -1, 0);
+	if (fd < 0)
+		return errno;
+	close(fd);
+	return 0;
+}
+
+/*
+ * Run the probe in a child that first drops to uid and gid @id (if not 0).
+ * Returns 0 or the errno of the open, or -1 if the child did not get to
+ * the open.
+ */
+static int probe_as(uid_t id, enum probe probe)
+{
+	int status;
+	pid_t pid;
+
+	pid = fork();
+	if (pid < 0)
+		return -1;
+	if (pid == 0) {
+		if (id && (setgroups(0, NULL) || setresgid(id, id, id) ||
+			   setresuid(id, id, id) || geteuid() != id))
+			_exit(255);
+		_exit(probe_open(probe));
+	}
+	if (waitpid(pid, &status, 0) != pid || !WIFEXITED(status) ||
+	    WEXITSTATUS(status) == 255)
+		return -1;
+	return WEXITSTATUS(status);
+}
+
+/*
+ * What the kernel starts with: 2.  Debian's base starts with 3 only with
+ * CONFIG_SECURITY_PERF_EVENTS_RESTRICT, which the guest configuration
+ * (tinyconfig + perf_guest.config + perf_debug.config) leaves out.
+ */
+TEST(default_level)
+{
+	int level;
+
+	ASSERT_EQ(0, read_paranoid(&level));
+	EXPECT_EQ(2, level);
+}
+
+FIXTURE(paranoid) {
+	int saved;
+};
+
+/* The expected errno of each probe for an unprivileged user. */
+FIXTURE_VARIANT(paranoid) {
+	int level;
+	int err[NR_PROBES];
+};
+
+FIXTURE_VARIANT_ADD(paranoid, level_minus_1) {
+	.level = -1,
+	.err = { 0, 0, 0, 0 },
+};
+
+FIXTURE_VARIANT_ADD(paranoid, level_0) {
+	.level = 0,
+	.err = { 0, 0, 0, 0 },
+};
+
+FIXTURE_VARIANT_ADD(paranoid, level_1) {
+	.level = 1,
+	.err = { 0, 0, EACCES, EACCES },
+};
+
+FIXTURE_VARIANT_ADD(paranoid, level_2) {
+	.level = 2,
+	.err = { 0, EACCES, EACCES, EACCES },
+};
+
+FIXTURE_VARIANT_ADD(paranoid, level_3) {
+	.level = 3,
+	.err = { EACCES, EACCES, EACCES, EACCES },
+};
+
+/*
+ * Only save the level here: the harness skips the teardown when the setup
+ * fails, so the level is changed by the tests (set_level()).
+ */
+FIXTURE_SETUP(paranoid)
+{
+	ASSERT_EQ(0, read_paranoid(&self->saved));
+}
+
+FIXTURE_TEARDOWN(paranoid)
+{
+	int level;
+
+	EXPECT_EQ(0, write_paranoid(self->saved));
+	EXPECT_EQ(0, read_paranoid(&level));
+	EXPECT_EQ(self->saved, level);
+}
+
+static void set_level(struct __test_metadata *_metadata, int level)
+{
+	int now;
+
+	ASSERT_EQ(0, write_paranoid(level));
+	ASSERT_EQ(0, read_paranoid(&now));
+	ASSERT_EQ(level, now);
+}
+
+TEST_F(paranoid, unprivileged)
+{
+	int probe;
+
+	set_level(_metadata, variant->level);
+	for (probe = 0; probe < NR_PROBES; probe++) {
+		EXPECT_EQ(variant->err[probe], probe_as(NOBODY, probe)) {
+			TH_LOG("level %d, %s", variant->level,
+			       probe_names[probe]);
+		}
+	}
+}
+
+TEST_F(paranoid, root)
+{
+	int probe;
+
+	set_level(_metadata, variant->level);
+	for (probe = 0; probe < NR_PROBES; probe++) {
+		EXPECT_EQ(0, probe_as(0, probe)) {
+			TH_LOG("level %d, %s", variant->level,
+			       probe_names[probe]);
+		}
+	}
+}
+
+TEST_HARNESS_MAIN
