@@ -53,6 +53,7 @@
 #include <linux/workqueue.h>
 
 struct bpf_prog;
+struct perf_mux_cpu;
 struct perf_event;
 struct perf_event_context;
 struct perf_sample_data;
@@ -122,9 +123,12 @@ struct hw_perf_event {
  * @name: its name under /sys/bus/event_source/devices/
  * @type: the number attr.type names it by
  * @module: the module providing it, if any
+ * @dev: its device under /sys/bus/event_source/devices/
+ * @attr_groups: the driver's sysfs attributes (format/, events/, ...)
  * @capabilities: PERF_PMU_CAP_*
  * @pmu_disable_count: per-CPU nesting of perf_pmu_disable()
  * @hrtimer_interval_ms: how often its events are rotated when multiplexed
+ * @mux: per-CPU rotation timers (kernel/events/rotate.c)
  * @event_init: claim and set up a new event: 0, -ENOENT if it is not
  *	this PMU's, another error if it is but cannot be had
  * @add: put an event on the PMU of this CPU (interrupts off)
@@ -143,9 +147,12 @@ struct pmu {
 	const char			*name;
 	int				type;
 	struct module			*module;
+	struct device			*dev;
+	const struct attribute_group	**attr_groups;
 	int				capabilities;
 	int __percpu			*pmu_disable_count;
 	int				hrtimer_interval_ms;
+	struct perf_mux_cpu __percpu	*mux;
 
 	int (*event_init)(struct perf_event *event);
 	int (*add)(struct perf_event *event, int flags);

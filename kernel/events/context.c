@@ -114,7 +114,8 @@ static int event_sched_in(struct perf_event *event,
 
 	event_set_state(event, PERF_EVENT_STATE_ACTIVE);
 	event->oncpu = smp_processor_id();
-	if (event->pmu->add(event, PERF_EF_START)) {
+	/* Added stopped: the group starts once all of it is on. */
+	if (event->pmu->add(event, 0)) {
 		event->state = PERF_EVENT_STATE_INACTIVE;
 		event->oncpu = -1;
 		return -EAGAIN;
@@ -150,7 +151,17 @@ static void group_sched_out(struct perf_event *leader,
 	perf_pmu_enable(leader->pmu);
 }
 
-/* A group goes on the PMU whole or not at all. */
+static void event_start(struct perf_event *event)
+{
+	if (event->state == PERF_EVENT_STATE_ACTIVE)
+		event->pmu->start(event, PERF_EF_RELOAD);
+}
+
+/*
+ * A group goes on the PMU whole or not at all: its members are added
+ * stopped, and start counting together once every one has a counter, so
+ * a group that does not fit counts nothing.
+ */
 static int group_sched_in(struct perf_event *leader,
 			  struct perf_event_context *ctx)
 {
@@ -172,6 +183,10 @@ static int group_sched_in(struct perf_event *leader,
 		}
 	}
 	if (!failed) {
+		event_start(leader);
+		list_for_each_entry(sibling, &leader->sibling_list,
+				    sibling_entry)
+			event_start(sibling);
 		perf_pmu_enable(pmu);
 		return 0;
 	}
@@ -184,18 +199,33 @@ static int group_sched_in(struct perf_event *leader,
 	event_sched_out(leader, ctx);
 fail:
 	perf_pmu_enable(pmu);
+	/*
+	 * A pinned group that cannot be had goes to the error state, where
+	 * read() returns 0; a flexible one waits for its turn.
+	 */
+	if (leader->attr.pinned)
+		event_set_state(leader, PERF_EVENT_STATE_ERROR);
+	else
+		perf_mux_request(pmu);
 	return -EAGAIN;
+}
+
+/* A running group changed: it runs again whole, or not at all. */
+static void group_resched(struct perf_event *leader,
+			  struct perf_event_context *ctx)
+{
+	if (leader->state != PERF_EVENT_STATE_ACTIVE)
+		return;
+	group_sched_out(leader, ctx);
+	group_sched_in(leader, ctx);
 }
 
 static void ctx_groups_sched_in(struct perf_event_context *ctx)
 {
 	struct perf_event *leader;
 
-	list_for_each_entry(leader, &ctx->pinned_groups, group_entry) {
-		if (group_sched_in(leader, ctx) &&
-		    leader->state == PERF_EVENT_STATE_INACTIVE)
-			event_set_state(leader, PERF_EVENT_STATE_ERROR);
-	}
+	list_for_each_entry(leader, &ctx->pinned_groups, group_entry)
+		group_sched_in(leader, ctx);
 	list_for_each_entry(leader, &ctx->flexible_groups, group_entry)
 		group_sched_in(leader, ctx);
 }
@@ -234,6 +264,65 @@ static void ctx_sched_out(struct perf_event_context *ctx)
 	ctx->is_active = 0;
 	if (ctx->task)
 		this_cpu_ptr(&perf_cpu_ctx)->task_ctx = NULL;
+}
+
+/*
+ * Rotate the flexible groups of @pmu in @ctx: take them off, move the
+ * first to the end, and put back what fits.  Return true if a group is
+ * still waiting.  ctx->lock held, on the context's CPU.
+ */
+static bool ctx_rotate_pmu(struct perf_event_context *ctx, struct pmu *pmu)
+{
+	struct perf_event *leader, *first = NULL;
+	bool waiting = false;
+
+	if (!ctx->is_active)
+		return false;
+
+	ctx_update_time(ctx);
+	list_for_each_entry(leader, &ctx->flexible_groups, group_entry) {
+		if (leader->pmu != pmu)
+			continue;
+		if (!first)
+			first = leader;
+		group_sched_out(leader, ctx);
+	}
+	if (!first)
+		return false;
+
+	list_move_tail(&first->group_entry, &ctx->flexible_groups);
+	list_for_each_entry(leader, &ctx->flexible_groups, group_entry) {
+		if (leader->pmu == pmu && group_sched_in(leader, ctx))
+			waiting = true;
+	}
+	return waiting;
+}
+
+/**
+ * perf_rotate_pmu - one multiplexing step for @pmu on this CPU
+ * @pmu: the PMU
+ *
+ * From the rotation timer, in hard interrupt context.  The CPU's own
+ * groups are rotated first, then those of the task running here.
+ *
+ * Return: true while groups still wait for a counter.
+ */
+bool perf_rotate_pmu(struct pmu *pmu)
+{
+	struct perf_cpu_context *cpuctx = this_cpu_ptr(&perf_cpu_ctx);
+	struct perf_event_context *task_ctx;
+	bool waiting;
+
+	raw_spin_lock(&cpuctx->ctx.lock);
+	waiting = ctx_rotate_pmu(&cpuctx->ctx, pmu);
+	task_ctx = cpuctx->task_ctx;
+	if (task_ctx) {
+		raw_spin_lock_nested(&task_ctx->lock, SINGLE_DEPTH_NESTING);
+		waiting |= ctx_rotate_pmu(task_ctx, pmu);
+		raw_spin_unlock(&task_ctx->lock);
+	}
+	raw_spin_unlock(&cpuctx->ctx.lock);
+	return waiting;
 }
 
 /**
@@ -416,8 +505,7 @@ static void ctx_add_event(struct perf_event *event,
 	list_add_tail(&event->sibling_entry, &leader->sibling_list);
 	leader->nr_siblings++;
 	event->attach_state |= PERF_ATTACH_GROUP;
-	if (leader->state == PERF_EVENT_STATE_ACTIVE)
-		event_sched_in(event, ctx);
+	group_resched(leader, ctx);
 }
 
 /**
@@ -515,8 +603,8 @@ static void ctx_enable_event(struct perf_event *event,
 
 	if (leader == event)
 		group_sched_in(event, ctx);
-	else if (leader->state == PERF_EVENT_STATE_ACTIVE)
-		event_sched_in(event, ctx);
+	else
+		group_resched(leader, ctx);
 }
 
 static void ctx_disable_event(struct perf_event *event,

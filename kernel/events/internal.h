@@ -6,6 +6,9 @@
  *   attr.c        copying and checking struct perf_event_attr
  *   event.c       creating, initialising and freeing events
  *   pmu.c         the PMU registry
+ *   sysfs.c       /sys/bus/event_source/devices/<pmu>/
+ *   rotate.c      multiplexing: rotating groups that do not all fit
+ *   test_pmu.c    a PMU with few counters, for testing multiplexing
  *   context.c     task and CPU contexts, scheduling, enable/disable
  *   task.c        fork, exit, exec and the other task hooks; prctl
  *   inherit.c     copying events into forked tasks and summing them up
@@ -40,6 +43,18 @@ void perf_event_put(struct perf_event *event);
 bool perf_event_valid_group(struct perf_event *leader,
 			    struct perf_event *event,
 			    struct perf_event_context *ctx);
+
+/* pmu.c, sysfs.c */
+void perf_pmus_sysfs_start(void);
+int perf_pmu_sysfs_add(struct pmu *pmu);
+void perf_pmu_sysfs_del(struct pmu *pmu);
+
+/* rotate.c */
+int perf_mux_init(struct pmu *pmu);
+void perf_mux_free(struct pmu *pmu);
+void perf_mux_set_interval(struct pmu *pmu, int ms);
+void perf_mux_request(struct pmu *pmu);
+bool perf_rotate_pmu(struct pmu *pmu);
 
 /* pmu.c */
 int perf_pmu_init_event(struct perf_event *event);

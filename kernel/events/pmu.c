@@ -24,6 +24,8 @@ static DEFINE_MUTEX(pmus_lock);
 DEFINE_STATIC_SRCU(pmus_srcu);
 static LIST_HEAD(pmus);
 static DEFINE_IDR(pmu_idr);
+/* Whether /sys/bus/event_source exists yet; under pmus_lock. */
+static bool pmus_sysfs_up;
 
 /**
  * perf_pmu_register - make a PMU available to perf_event_open()
@@ -55,11 +57,34 @@ int perf_pmu_register(struct pmu *pmu, const char *name, int type)
 
 	pmu->type = ret;
 	pmu->name = name;
-	if (!pmu->hrtimer_interval_ms)
-		pmu->hrtimer_interval_ms = 4;
+	ret = perf_mux_init(pmu);
+	if (!ret && pmus_sysfs_up)
+		ret = perf_pmu_sysfs_add(pmu);
+	if (ret) {
+		perf_mux_free(pmu);
+		idr_remove(&pmu_idr, pmu->type);
+		mutex_unlock(&pmus_lock);
+		free_percpu(pmu->pmu_disable_count);
+		pmu->pmu_disable_count = NULL;
+		return ret;
+	}
 	list_add_tail_rcu(&pmu->entry, &pmus);
 	mutex_unlock(&pmus_lock);
 	return 0;
+}
+
+/**
+ * perf_pmus_sysfs_start - the bus is up: give every named PMU its device
+ */
+void perf_pmus_sysfs_start(void)
+{
+	struct pmu *pmu;
+
+	mutex_lock(&pmus_lock);
+	pmus_sysfs_up = true;
+	list_for_each_entry(pmu, &pmus, entry)
+		WARN_ON(perf_pmu_sysfs_add(pmu));
+	mutex_unlock(&pmus_lock);
 }
 EXPORT_SYMBOL_GPL(perf_pmu_register);
 
@@ -74,9 +99,11 @@ void perf_pmu_unregister(struct pmu *pmu)
 	mutex_lock(&pmus_lock);
 	list_del_rcu(&pmu->entry);
 	idr_remove(&pmu_idr, pmu->type);
+	perf_pmu_sysfs_del(pmu);
 	mutex_unlock(&pmus_lock);
 
 	synchronize_srcu(&pmus_srcu);
+	perf_mux_free(pmu);
 	free_percpu(pmu->pmu_disable_count);
 }
 EXPORT_SYMBOL_GPL(perf_pmu_unregister);

@@ -1,0 +1,121 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Multiplexing: when the flexible groups of a context do not all fit on a
+ * PMU of a CPU, a per-CPU, per-PMU hrtimer rotates them so that each gets
+ * its turn.  Pinned groups are never rotated out.
+ *
+ * The order is deterministic: flexible groups are kept in creation order,
+ * and each rotation moves the first group of the PMU to the end of the
+ * list (round robin), CPU-wide groups before the task's.  Users scale a
+ * count by time_enabled / time_running.
+ *
+ * The interval is /sys/bus/event_source/devices/<pmu>/
+ * perf_event_mux_interval_ms (default: one tick).  The timer runs only
+ * while something on its CPU is waiting for a counter.
+ */
+#include <linux/perf_event.h>
+#include <linux/hrtimer.h>
+#include <linux/percpu.h>
+
+#include "internal.h"
+
+/**
+ * struct perf_mux_cpu - a PMU's rotation state on one CPU
+ * @timer: fires every interval while groups wait for a counter
+ * @pmu: the PMU
+ * @active: the timer is running; only this CPU changes it, irqs off
+ */
+struct perf_mux_cpu {
+	struct hrtimer		timer;
+	struct pmu		*pmu;
+	bool			active;
+};
+
+static enum hrtimer_restart perf_mux_timer_fn(struct hrtimer *timer)
+{
+	struct perf_mux_cpu *mux = container_of(timer, struct perf_mux_cpu,
+						timer);
+	struct pmu *pmu = mux->pmu;
+
+	if (perf_rotate_pmu(pmu)) {
+		hrtimer_forward_now(timer,
+				    ms_to_ktime(READ_ONCE(pmu->hrtimer_interval_ms)));
+		return HRTIMER_RESTART;
+	}
+	mux->active = false;
+	return HRTIMER_NORESTART;
+}
+
+/**
+ * perf_mux_init - set up a new PMU's rotation timers
+ * @pmu: the PMU being registered
+ *
+ * Return: 0 or -ENOMEM.
+ */
+int perf_mux_init(struct pmu *pmu)
+{
+	int cpu;
+
+	if (!pmu->hrtimer_interval_ms)
+		pmu->hrtimer_interval_ms = max(1000 / HZ, 1);
+
+	pmu->mux = alloc_percpu(struct perf_mux_cpu);
+	if (!pmu->mux)
+		return -ENOMEM;
+
+	for_each_possible_cpu(cpu) {
+		struct perf_mux_cpu *mux = per_cpu_ptr(pmu->mux, cpu);
+
+		hrtimer_init(&mux->timer, CLOCK_MONOTONIC,
+			     HRTIMER_MODE_REL_PINNED_HARD);
+		mux->timer.function = perf_mux_timer_fn;
+		mux->pmu = pmu;
+	}
+	return 0;
+}
+
+/**
+ * perf_mux_free - stop and free a PMU's rotation timers
+ * @pmu: the PMU being unregistered, with no events left
+ */
+void perf_mux_free(struct pmu *pmu)
+{
+	int cpu;
+
+	if (!pmu->mux)
+		return;
+	for_each_possible_cpu(cpu)
+		hrtimer_cancel(&per_cpu_ptr(pmu->mux, cpu)->timer);
+	free_percpu(pmu->mux);
+	pmu->mux = NULL;
+}
+
+/**
+ * perf_mux_set_interval - change how often a PMU's groups rotate
+ * @pmu: the PMU
+ * @ms: the new interval, at least 1
+ *
+ * Running timers take the new interval at their next expiry.
+ */
+void perf_mux_set_interval(struct pmu *pmu, int ms)
+{
+	WRITE_ONCE(pmu->hrtimer_interval_ms, ms);
+}
+
+/**
+ * perf_mux_request - a group of @pmu did not fit on this CPU
+ * @pmu: the PMU
+ *
+ * Starts rotation on this CPU if it is not running.  Interrupts off.
+ */
+void perf_mux_request(struct pmu *pmu)
+{
+	struct perf_mux_cpu *mux = this_cpu_ptr(pmu->mux);
+
+	if (mux->active)
+		return;
+	mux->active = true;
+	hrtimer_start(&mux->timer,
+		      ms_to_ktime(READ_ONCE(pmu->hrtimer_interval_ms)),
+		      HRTIMER_MODE_REL_PINNED_HARD);
+}
