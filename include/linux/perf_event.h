@@ -116,6 +116,7 @@ struct hw_perf_event {
 #define PERF_PMU_CAP_NO_INTERRUPT	0x0001	/* cannot sample */
 #define PERF_PMU_CAP_NO_NMI		0x0002	/* overflows are not NMIs */
 #define PERF_PMU_CAP_NO_EXCLUDE		0x0080	/* refuses exclude_* bits */
+#define PERF_PMU_CAP_UNLIMITED		0x8000	/* never out of counters */
 
 /**
  * struct pmu - a performance monitoring unit, as the core sees it

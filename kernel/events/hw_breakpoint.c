@@ -187,6 +187,7 @@ static int perf_bp_event_init(struct perf_event *event)
 }
 
 static struct pmu perf_breakpoint_pmu = {
+	.capabilities	= PERF_PMU_CAP_UNLIMITED,
 	.event_init	= perf_bp_event_init,
 	.add		= perf_pmu_add_unsupported,
 	.del		= perf_pmu_nop_flags,

@@ -10,7 +10,8 @@
  * count by time_enabled / time_running.
  *
  * The interval is /sys/bus/event_source/devices/<pmu>/
- * perf_event_mux_interval_ms (default: one tick).  The timer runs only
+ * perf_event_mux_interval_ms (default: one tick; 0 for the PMUs that are
+ * never out of counters, like the software one, which never rotate).  The timer runs only
  * while something on its CPU is waiting for a counter.
  */
 #include <linux/perf_event.h>
@@ -55,6 +56,10 @@ static enum hrtimer_restart perf_mux_timer_fn(struct hrtimer *timer)
 int perf_mux_init(struct pmu *pmu)
 {
 	int cpu;
+
+	/* Nothing to rotate where every event always has a counter. */
+	if (pmu->capabilities & PERF_PMU_CAP_UNLIMITED)
+		return 0;
 
 	if (!pmu->hrtimer_interval_ms)
 		pmu->hrtimer_interval_ms = max(1000 / HZ, 1);
@@ -110,8 +115,11 @@ void perf_mux_set_interval(struct pmu *pmu, int ms)
  */
 void perf_mux_request(struct pmu *pmu)
 {
-	struct perf_mux_cpu *mux = this_cpu_ptr(pmu->mux);
+	struct perf_mux_cpu *mux;
 
+	if (!pmu->mux)
+		return;
+	mux = this_cpu_ptr(pmu->mux);
 	if (mux->active)
 		return;
 	mux->active = true;

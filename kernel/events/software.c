@@ -246,7 +246,7 @@ static int perf_swevent_event_init(struct perf_event *event)
 }
 
 static struct pmu perf_swevent_pmu = {
-	.capabilities	= PERF_PMU_CAP_NO_NMI,
+	.capabilities	= PERF_PMU_CAP_NO_NMI | PERF_PMU_CAP_UNLIMITED,
 	.event_init	= perf_swevent_event_init,
 	.add		= perf_swevent_add,
 	.del		= perf_swevent_del,

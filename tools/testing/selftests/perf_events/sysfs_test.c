@@ -59,7 +59,8 @@ TEST_F(mux_interval, positive)
 {
 	int value;
 
-	EXPECT_LT(0, self->saved);
+	/* 0 on PMUs that never multiplex, as the software one on 6.1. */
+	EXPECT_LE(0, self->saved);
 	ASSERT_EQ(0, pmu_sysfs_write("software", "perf_event_mux_interval_ms",
 				     self->saved + 3));
 	ASSERT_EQ(0, pmu_sysfs_read("software", "perf_event_mux_interval_ms",
