@@ -56,6 +56,9 @@ void perf_mux_set_interval(struct pmu *pmu, int ms);
 void perf_mux_request(struct pmu *pmu);
 bool perf_rotate_pmu(struct pmu *pmu);
 
+/* test_pmu.c */
+struct pmu *perf_test_pmu_get(void);
+
 /* pmu.c */
 int perf_pmu_init_event(struct perf_event *event);
 void perf_pmu_nop_flags(struct perf_event *event, int flags);

@@ -90,6 +90,16 @@ static struct pmu perf_test_pmu = {
 	.read		= perf_test_pmu_read,
 };
 
+/**
+ * perf_test_pmu_get - the test PMU, for the KUnit tests
+ *
+ * Return: the PMU.
+ */
+struct pmu *perf_test_pmu_get(void)
+{
+	return &perf_test_pmu;
+}
+
 static int __init perf_test_pmu_init(void)
 {
 	return perf_pmu_register(&perf_test_pmu, "perf_test", -1);
