@@ -220,14 +220,46 @@ static void group_resched(struct perf_event *leader,
 	group_sched_in(leader, ctx);
 }
 
-static void ctx_groups_sched_in(struct perf_event_context *ctx)
+static void groups_sched_in(struct list_head *groups,
+			    struct perf_event_context *ctx)
 {
 	struct perf_event *leader;
 
-	list_for_each_entry(leader, &ctx->pinned_groups, group_entry)
+	list_for_each_entry(leader, groups, group_entry)
 		group_sched_in(leader, ctx);
-	list_for_each_entry(leader, &ctx->flexible_groups, group_entry)
-		group_sched_in(leader, ctx);
+}
+
+static void groups_sched_out(struct list_head *groups,
+			     struct perf_event_context *ctx)
+{
+	struct perf_event *leader;
+
+	list_for_each_entry(leader, groups, group_entry)
+		group_sched_out(leader, ctx);
+}
+
+/*
+ * A task's pinned groups come before the CPU's flexible ones: take those
+ * off while the task's pinned groups go on, then put them back.  Called
+ * with the task context's lock held; the CPU's nests inside (the rotation
+ * timer takes them the other way round, but only on this CPU, where it
+ * cannot run now).
+ */
+static void task_pinned_sched_in(struct perf_event_context *ctx)
+{
+	struct perf_event_context *cpu_ctx = &this_cpu_ptr(&perf_cpu_ctx)->ctx;
+
+	if (!cpu_ctx->nr_active) {
+		groups_sched_in(&ctx->pinned_groups, ctx);
+		return;
+	}
+
+	raw_spin_lock_nested(&cpu_ctx->lock, SINGLE_DEPTH_NESTING);
+	ctx_update_time(cpu_ctx);
+	groups_sched_out(&cpu_ctx->flexible_groups, cpu_ctx);
+	groups_sched_in(&ctx->pinned_groups, ctx);
+	groups_sched_in(&cpu_ctx->flexible_groups, cpu_ctx);
+	raw_spin_unlock(&cpu_ctx->lock);
 }
 
 /*
@@ -243,24 +275,25 @@ static void ctx_sched_in(struct perf_event_context *ctx)
 
 	ctx->timestamp = perf_clock();
 	ctx->is_active = 1;
-	if (ctx->task)
+	if (ctx->task) {
 		this_cpu_ptr(&perf_cpu_ctx)->task_ctx = ctx;
-	ctx_groups_sched_in(ctx);
+		if (!list_empty(&ctx->pinned_groups))
+			task_pinned_sched_in(ctx);
+	} else {
+		groups_sched_in(&ctx->pinned_groups, ctx);
+	}
+	groups_sched_in(&ctx->flexible_groups, ctx);
 }
 
 /* Schedule a context out; ctx->lock held, irqs off, on its CPU. */
 static void ctx_sched_out(struct perf_event_context *ctx)
 {
-	struct perf_event *leader;
-
 	if (!ctx->is_active)
 		return;
 
 	ctx_update_time(ctx);
-	list_for_each_entry(leader, &ctx->pinned_groups, group_entry)
-		group_sched_out(leader, ctx);
-	list_for_each_entry(leader, &ctx->flexible_groups, group_entry)
-		group_sched_out(leader, ctx);
+	groups_sched_out(&ctx->pinned_groups, ctx);
+	groups_sched_out(&ctx->flexible_groups, ctx);
 	ctx->is_active = 0;
 	if (ctx->task)
 		this_cpu_ptr(&perf_cpu_ctx)->task_ctx = NULL;

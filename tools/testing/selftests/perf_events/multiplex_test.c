@@ -185,4 +185,39 @@ TEST_F(mux, group_too_big_never_runs)
 	}
 }
 
+/*
+ * A task's pinned group gets a counter before the CPU's flexible groups,
+ * which were there first: they make room and share what is left.
+ */
+TEST_F(mux, task_pinned_before_cpu_flexible)
+{
+	struct perf_event_attr attr;
+	struct value_times vt;
+	int i;
+
+	NEED_TEST_PMU();
+	memset(&attr, 0, sizeof(attr));
+	attr.size = sizeof(attr);
+	attr.type = self->type;
+	attr.read_format = RF_TIMES;
+	for (i = 0; i < COUNTERS; i++) {
+		self->fd[i] = sys_perf_event_open(&attr, -1, 0, -1, 0);
+		ASSERT_LE(0, self->fd[i]);
+		self->nr++;
+	}
+	self->fd[self->nr] = open_test_event(self->type, true, -1);
+	ASSERT_LE(0, self->fd[self->nr]);
+	self->nr++;
+
+	spin_cpu_ns(SPIN_NS);
+	ASSERT_EQ(0, read_value_times(self->fd[COUNTERS], &vt));
+	EXPECT_LT(0, vt.running);
+	EXPECT_EQ(vt.enabled, vt.running);
+	for (i = 0; i < COUNTERS; i++) {
+		ASSERT_EQ(0, read_value_times(self->fd[i], &vt));
+		EXPECT_LT(0, vt.running);
+		EXPECT_GT(vt.enabled, vt.running);
+	}
+}
+
 TEST_HARNESS_MAIN
