@@ -148,6 +148,7 @@ static void group_sched_out(struct perf_event *leader,
 	event_sched_out(leader, ctx);
 	list_for_each_entry(sibling, &leader->sibling_list, sibling_entry)
 		event_sched_out(sibling, ctx);
+	perf_mux_group_on(leader, false);
 	perf_pmu_enable(leader->pmu);
 }
 
@@ -173,7 +174,7 @@ static int group_sched_in(struct perf_event *leader,
 		return 0;
 
 	perf_pmu_disable(pmu);
-	if (event_sched_in(leader, ctx))
+	if (!perf_mux_group_may_go(leader) || event_sched_in(leader, ctx))
 		goto fail;
 
 	list_for_each_entry(sibling, &leader->sibling_list, sibling_entry) {
@@ -183,6 +184,7 @@ static int group_sched_in(struct perf_event *leader,
 		}
 	}
 	if (!failed) {
+		perf_mux_group_on(leader, true);
 		event_start(leader);
 		list_for_each_entry(sibling, &leader->sibling_list,
 				    sibling_entry)
@@ -586,7 +588,10 @@ static void ctx_del_event(struct perf_event *event,
 	if (!(event->attach_state & PERF_ATTACH_CONTEXT))
 		return;
 
-	event_sched_out(event, ctx);
+	if (leader == event)
+		group_sched_out(event, ctx);
+	else
+		event_sched_out(event, ctx);
 	event_update_time(event);
 
 	if (leader == event) {

@@ -54,6 +54,8 @@ int perf_mux_init(struct pmu *pmu);
 void perf_mux_free(struct pmu *pmu);
 void perf_mux_set_interval(struct pmu *pmu, int ms);
 void perf_mux_request(struct pmu *pmu);
+bool perf_mux_group_may_go(struct perf_event *leader);
+void perf_mux_group_on(struct perf_event *leader, bool on);
 bool perf_rotate_pmu(struct pmu *pmu);
 
 /* test_pmu.c */

@@ -21,15 +21,21 @@
 #include "internal.h"
 
 /**
- * struct perf_mux_cpu - a PMU's rotation state on one CPU
+ * struct perf_mux_cpu - a PMU's scheduling state on one CPU
  * @timer: fires every interval while groups wait for a counter
  * @pmu: the PMU
- * @active: the timer is running; only this CPU changes it, irqs off
+ * @active: the timer is running
+ * @nr_groups: groups of the PMU on this CPU now
+ * @exclusive: one of them is exclusive (attr.exclusive): it is alone
+ *
+ * Only this CPU changes it, with interrupts off.
  */
 struct perf_mux_cpu {
 	struct hrtimer		timer;
 	struct pmu		*pmu;
 	bool			active;
+	bool			exclusive;
+	int			nr_groups;
 };
 
 static enum hrtimer_restart perf_mux_timer_fn(struct hrtimer *timer)
@@ -57,11 +63,9 @@ int perf_mux_init(struct pmu *pmu)
 {
 	int cpu;
 
-	/* Nothing to rotate where every event always has a counter. */
-	if (pmu->capabilities & PERF_PMU_CAP_UNLIMITED)
-		return 0;
-
-	if (!pmu->hrtimer_interval_ms)
+	/* No default interval where every event always has a counter. */
+	if (!pmu->hrtimer_interval_ms &&
+	    !(pmu->capabilities & PERF_PMU_CAP_UNLIMITED))
 		pmu->hrtimer_interval_ms = max(1000 / HZ, 1);
 
 	pmu->mux = alloc_percpu(struct perf_mux_cpu);
@@ -108,6 +112,38 @@ void perf_mux_set_interval(struct pmu *pmu, int ms)
 }
 
 /**
+ * perf_mux_group_may_go - may a group go on its PMU on this CPU?
+ * @leader: the group's leader
+ *
+ * An exclusive group runs alone on its PMU: it goes on only when no other
+ * group is there, and keeps every other group off.  Interrupts off.
+ *
+ * Return: true if nothing exclusive stands in the way.
+ */
+bool perf_mux_group_may_go(struct perf_event *leader)
+{
+	struct perf_mux_cpu *mux = this_cpu_ptr(leader->pmu->mux);
+
+	if (mux->exclusive)
+		return false;
+	return !leader->attr.exclusive || !mux->nr_groups;
+}
+
+/**
+ * perf_mux_group_on - note a group going on or off its PMU on this CPU
+ * @leader: the group's leader
+ * @on: true when it went on, false when it came off
+ */
+void perf_mux_group_on(struct perf_event *leader, bool on)
+{
+	struct perf_mux_cpu *mux = this_cpu_ptr(leader->pmu->mux);
+
+	mux->nr_groups += on ? 1 : -1;
+	if (leader->attr.exclusive)
+		mux->exclusive = on;
+}
+
+/**
  * perf_mux_request - a group of @pmu did not fit on this CPU
  * @pmu: the PMU
  *
@@ -115,12 +151,9 @@ void perf_mux_set_interval(struct pmu *pmu, int ms)
  */
 void perf_mux_request(struct pmu *pmu)
 {
-	struct perf_mux_cpu *mux;
+	struct perf_mux_cpu *mux = this_cpu_ptr(pmu->mux);
 
-	if (!pmu->mux)
-		return;
-	mux = this_cpu_ptr(pmu->mux);
-	if (mux->active)
+	if (mux->active || !pmu->hrtimer_interval_ms)
 		return;
 	mux->active = true;
 	hrtimer_start(&mux->timer,

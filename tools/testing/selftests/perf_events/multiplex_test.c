@@ -185,6 +185,44 @@ TEST_F(mux, group_too_big_never_runs)
 	}
 }
 
+/* An exclusive group runs alone: the others wait while it is on. */
+TEST_F(mux, exclusive_runs_alone)
+{
+	struct perf_event_attr attr;
+	struct value_times vt;
+
+	NEED_TEST_PMU();
+	memset(&attr, 0, sizeof(attr));
+	attr.size = sizeof(attr);
+	attr.type = self->type;
+	attr.read_format = RF_TIMES;
+	attr.pinned = 1;
+	attr.exclusive = 1;
+	self->fd[0] = sys_perf_event_open(&attr, 0, -1, -1, 0);
+	ASSERT_LE(0, self->fd[0]);
+	self->nr++;
+	self->fd[1] = open_test_event(self->type, false, -1);
+	ASSERT_LE(0, self->fd[1]);
+	self->nr++;
+
+	spin_cpu_ns(SPIN_NS / 3);
+	ASSERT_EQ(0, read_value_times(self->fd[0], &vt));
+	EXPECT_LT(0, vt.running);
+	EXPECT_EQ(vt.enabled, vt.running);
+	/* A counter is free, but the exclusive group keeps it unused. */
+	ASSERT_EQ(0, read_value_times(self->fd[1], &vt));
+	EXPECT_EQ(0, vt.running);
+	EXPECT_LT(0, vt.enabled);
+
+	/* Gone, it lets the other group on. */
+	close(self->fd[0]);
+	self->fd[0] = self->fd[1];
+	self->nr--;
+	spin_cpu_ns(SPIN_NS / 10);
+	ASSERT_EQ(0, read_value_times(self->fd[0], &vt));
+	EXPECT_LT(0, vt.running);
+}
+
 /*
  * A task's pinned group gets a counter before the CPU's flexible groups,
  * which were there first: they make room and share what is left.
