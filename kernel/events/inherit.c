@@ -235,11 +235,11 @@ void perf_inherit_sum(struct perf_event *event, struct perf_inherit_sum *sum)
 }
 
 /**
- * perf_event_for_each_child - apply an operation to an event and its copies
+ * perf_event_apply_to_copies - apply an operation to an event and its copies
  * @event: the event user space opened
  * @fn: the operation
  */
-void perf_event_for_each_child(struct perf_event *event, perf_event_op_t fn)
+void perf_event_apply_to_copies(struct perf_event *event, perf_event_op_t fn)
 {
 	struct perf_event *child;
 

@@ -109,7 +109,7 @@ void perf_inherit_sum(struct perf_event *event, struct perf_inherit_sum *sum);
 /* An operation on one event, applied to groups, copies or owned events. */
 typedef void (*perf_event_op_t)(struct perf_event *event);
 
-void perf_event_for_each_child(struct perf_event *event, perf_event_op_t fn);
+void perf_event_apply_to_copies(struct perf_event *event, perf_event_op_t fn);
 
 /* read.c */
 ssize_t perf_read(struct file *file, char __user *buf, size_t count,

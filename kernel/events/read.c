@@ -213,13 +213,13 @@ static void perf_ioctl_apply(struct perf_event *event, perf_event_op_t fn,
 	struct perf_event *leader = event->group_leader, *sibling;
 
 	if (!(flags & PERF_IOC_FLAG_GROUP)) {
-		perf_event_for_each_child(event, fn);
+		perf_event_apply_to_copies(event, fn);
 		return;
 	}
 
-	perf_event_for_each_child(leader, fn);
+	perf_event_apply_to_copies(leader, fn);
 	list_for_each_entry(sibling, &leader->sibling_list, sibling_entry)
-		perf_event_for_each_child(sibling, fn);
+		perf_event_apply_to_copies(sibling, fn);
 }
 
 static int perf_ioctl_period(struct perf_event *event, u64 __user *uperiod)

@@ -137,4 +137,5 @@ static struct kunit_suite perf_rotate_suite = {
 	.name = "perf_rotate",
 	.test_cases = perf_rotate_cases,
 };
+
 kunit_test_suites(&perf_rotate_suite);

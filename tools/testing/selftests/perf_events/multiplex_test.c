@@ -41,11 +41,7 @@ static int open_test_event(int type, bool pinned, int group_fd)
 }
 
 /* The harness runs a test even when its setup skipped: each checks. */
-#define NEED_TEST_PMU() \
-	do { \
-		if (self->type < 0) \
-			SKIP(return, "no perf_test PMU (a test-build extension)"); \
-	} while (0)
+#define NO_TEST_PMU	"no perf_test PMU (a test-build extension)"
 
 FIXTURE(mux) {
 	int type;
@@ -69,16 +65,15 @@ FIXTURE_TEARDOWN(mux)
 		close(self->fd[--self->nr]);
 }
 
-static void open_n(struct __test_metadata *_metadata,
-		   FIXTURE_DATA(mux) *self, int n, int nr_pinned)
+static void open_n(struct __test_metadata *_metadata, int type, int *fd,
+		   int *nr, int n, int nr_pinned)
 {
 	int i;
 
 	for (i = 0; i < n; i++) {
-		self->fd[self->nr] = open_test_event(self->type, i < nr_pinned,
-						     -1);
-		ASSERT_LE(0, self->fd[self->nr]);
-		self->nr++;
+		fd[*nr] = open_test_event(type, i < nr_pinned, -1);
+		ASSERT_LE(0, fd[*nr]);
+		(*nr)++;
 	}
 }
 
@@ -88,8 +83,9 @@ TEST_F(mux, fits)
 	struct value_times vt;
 	int i;
 
-	NEED_TEST_PMU();
-	open_n(_metadata, self, COUNTERS, 0);
+	if (self->type < 0)
+		SKIP(return, NO_TEST_PMU);
+	open_n(_metadata, self->type, self->fd, &self->nr, COUNTERS, 0);
 	spin_cpu_ns(SPIN_NS / 3);
 	for (i = 0; i < self->nr; i++) {
 		ASSERT_EQ(0, read_value_times(self->fd[i], &vt));
@@ -105,8 +101,9 @@ TEST_F(mux, four_groups_take_turns)
 	struct value_times vt;
 	int i;
 
-	NEED_TEST_PMU();
-	open_n(_metadata, self, 4, 0);
+	if (self->type < 0)
+		SKIP(return, NO_TEST_PMU);
+	open_n(_metadata, self->type, self->fd, &self->nr, 4, 0);
 	spin_cpu_ns(SPIN_NS);
 	for (i = 0; i < self->nr; i++) {
 		ASSERT_EQ(0, read_value_times(self->fd[i], &vt));
@@ -129,8 +126,9 @@ TEST_F(mux, pinned_keeps_counter)
 	struct value_times vt;
 	int i;
 
-	NEED_TEST_PMU();
-	open_n(_metadata, self, 4, 1);
+	if (self->type < 0)
+		SKIP(return, NO_TEST_PMU);
+	open_n(_metadata, self->type, self->fd, &self->nr, 4, 1);
 	spin_cpu_ns(SPIN_NS);
 	ASSERT_EQ(0, read_value_times(self->fd[0], &vt));
 	EXPECT_EQ(vt.enabled, vt.running);
@@ -146,8 +144,9 @@ TEST_F(mux, pinned_overflow_reads_zero)
 {
 	struct value_times vt;
 
-	NEED_TEST_PMU();
-	open_n(_metadata, self, COUNTERS + 1, COUNTERS + 1);
+	if (self->type < 0)
+		SKIP(return, NO_TEST_PMU);
+	open_n(_metadata, self->type, self->fd, &self->nr, COUNTERS + 1, COUNTERS + 1);
 	spin_cpu_ns(SPIN_NS / 10);
 	EXPECT_EQ(sizeof(vt), read(self->fd[0], &vt, sizeof(vt)));
 	EXPECT_EQ(0, read(self->fd[COUNTERS], &vt, sizeof(vt)));
@@ -159,7 +158,8 @@ TEST_F(mux, group_too_big_never_runs)
 	struct value_times vt, before;
 	int i;
 
-	NEED_TEST_PMU();
+	if (self->type < 0)
+		SKIP(return, NO_TEST_PMU);
 	/* The leader is enabled once the whole group is there. */
 	self->fd[0] = open_test_event(self->type, false, -1);
 	ASSERT_LE(0, self->fd[0]);
@@ -191,7 +191,8 @@ TEST_F(mux, exclusive_runs_alone)
 	struct perf_event_attr attr;
 	struct value_times vt;
 
-	NEED_TEST_PMU();
+	if (self->type < 0)
+		SKIP(return, NO_TEST_PMU);
 	memset(&attr, 0, sizeof(attr));
 	attr.size = sizeof(attr);
 	attr.type = self->type;
@@ -233,7 +234,8 @@ TEST_F(mux, task_pinned_before_cpu_flexible)
 	struct value_times vt;
 	int i;
 
-	NEED_TEST_PMU();
+	if (self->type < 0)
+		SKIP(return, NO_TEST_PMU);
 	memset(&attr, 0, sizeof(attr));
 	attr.size = sizeof(attr);
 	attr.type = self->type;
