@@ -183,6 +183,7 @@ enum perf_event_state {
 #define PERF_ATTACH_CONTEXT	0x01	/* on its context's lists */
 #define PERF_ATTACH_GROUP	0x02	/* a sibling in a group */
 #define PERF_ATTACH_TASK	0x04	/* follows a task */
+#define PERF_ATTACH_CALLCHAIN	0x08	/* counted in callchain users */
 
 /* perf_event::group_caps */
 #define PERF_EV_CAP_SOFTWARE	BIT(0)	/* counted by the kernel itself */

@@ -79,15 +79,21 @@ static void ctx_update_time(struct perf_event_context *ctx)
 	ctx->timestamp = now;
 }
 
-/* Bring an event's times up to the context clock; ctx->lock held. */
+/*
+ * Bring an event's times up to the context clock; ctx->lock held.  A
+ * group member is only as enabled as its leader: while the leader is off,
+ * so is the member's time.
+ */
 static void event_update_time(struct perf_event *event)
 {
+	enum perf_event_state state = min(event->state,
+					  event->group_leader->state);
 	u64 now = event->ctx->time;
 	u64 delta = now - event->tstamp;
 
-	if (event->state >= PERF_EVENT_STATE_INACTIVE)
+	if (state >= PERF_EVENT_STATE_INACTIVE)
 		event->total_time_enabled += delta;
-	if (event->state == PERF_EVENT_STATE_ACTIVE)
+	if (state == PERF_EVENT_STATE_ACTIVE)
 		event->total_time_running += delta;
 	event->tstamp = now;
 }
@@ -97,6 +103,17 @@ static void event_set_state(struct perf_event *event,
 {
 	event_update_time(event);
 	event->state = state;
+}
+
+/* A leader changes state: its members' times first, by the old state. */
+static void leader_set_state(struct perf_event *leader,
+			     enum perf_event_state state)
+{
+	struct perf_event *sibling;
+
+	list_for_each_entry(sibling, &leader->sibling_list, sibling_entry)
+		event_update_time(sibling);
+	event_set_state(leader, state);
 }
 
 static bool event_fits_cpu(struct perf_event *event)
@@ -206,7 +223,7 @@ fail:
 	 * read() returns 0; a flexible one waits for its turn.
 	 */
 	if (leader->attr.pinned)
-		event_set_state(leader, PERF_EVENT_STATE_ERROR);
+		leader_set_state(leader, PERF_EVENT_STATE_ERROR);
 	else
 		perf_mux_request(pmu);
 	return -EAGAIN;
@@ -635,7 +652,7 @@ static void ctx_enable_event(struct perf_event *event,
 	    !(event->attach_state & PERF_ATTACH_CONTEXT))
 		return;
 
-	event_set_state(event, PERF_EVENT_STATE_INACTIVE);
+	leader_set_state(event, PERF_EVENT_STATE_INACTIVE);
 	if (!ctx->is_active)
 		return;
 
@@ -655,7 +672,7 @@ static void ctx_disable_event(struct perf_event *event,
 		group_sched_out(event, ctx);
 	else
 		event_sched_out(event, ctx);
-	event_set_state(event, PERF_EVENT_STATE_OFF);
+	leader_set_state(event, PERF_EVENT_STATE_OFF);
 }
 
 /**

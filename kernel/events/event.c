@@ -83,6 +83,13 @@ struct perf_event *perf_event_alloc(struct perf_event_attr *attr, int cpu,
 	if (!attr->freq)
 		event->hw.sample_period = attr->sample_period;
 
+	if (attr->sample_type & PERF_SAMPLE_CALLCHAIN) {
+		ret = perf_callchain_get(attr->sample_max_stack);
+		if (ret)
+			goto fail;
+		event->attach_state |= PERF_ATTACH_CALLCHAIN;
+	}
+
 	ret = perf_pmu_init_event(event);
 	if (ret)
 		goto fail;
@@ -93,6 +100,8 @@ struct perf_event *perf_event_alloc(struct perf_event_attr *attr, int cpu,
 	return event;
 
 fail:
+	if (event->attach_state & PERF_ATTACH_CALLCHAIN)
+		perf_callchain_put();
 	if (task)
 		put_task_struct(task);
 	put_pid_ns(event->ns);
@@ -121,6 +130,8 @@ void perf_event_free(struct perf_event *event)
 		static_branch_dec(&perf_sched_events);
 		put_task_struct(event->hw.target);
 	}
+	if (event->attach_state & PERF_ATTACH_CALLCHAIN)
+		perf_callchain_put();
 	if (event->ctx)
 		perf_put_context(event->ctx);
 	if (event->parent)

@@ -18,6 +18,7 @@
  *   tracepoint.c  the tracepoint PMU and the trace event entry points
  *   hw_breakpoint.c  the breakpoint PMU and the hw_breakpoint API
  *   sysctl.c      /proc/sys/kernel/perf_* and their derived limits
+ *   callchain.c   call chain depth limits
  *   core.c        bringing it all up at boot
  */
 #ifndef _KERNEL_EVENTS_INTERNAL_H
@@ -48,6 +49,10 @@ bool perf_event_valid_group(struct perf_event *leader,
 void perf_pmus_sysfs_start(void);
 int perf_pmu_sysfs_add(struct pmu *pmu);
 void perf_pmu_sysfs_del(struct pmu *pmu);
+
+/* callchain.c */
+int perf_callchain_get(u32 max_stack);
+void perf_callchain_put(void);
 
 /* rotate.c */
 int perf_mux_init(struct pmu *pmu);

@@ -17,6 +17,7 @@
 #include <linux/perf_event.h>
 #include <linux/hrtimer.h>
 #include <linux/percpu.h>
+#include <linux/smp.h>
 
 #include "internal.h"
 
@@ -99,16 +100,33 @@ void perf_mux_free(struct pmu *pmu)
 	pmu->mux = NULL;
 }
 
+static void perf_mux_restart(void *info)
+{
+	struct pmu *pmu = info;
+	struct perf_mux_cpu *mux = this_cpu_ptr(pmu->mux);
+
+	if (mux->active)
+		hrtimer_start(&mux->timer,
+			      ms_to_ktime(READ_ONCE(pmu->hrtimer_interval_ms)),
+			      HRTIMER_MODE_REL_PINNED_HARD);
+}
+
 /**
  * perf_mux_set_interval - change how often a PMU's groups rotate
  * @pmu: the PMU
  * @ms: the new interval, at least 1
  *
- * Running timers take the new interval at their next expiry.
+ * Running timers start over with the new interval, each on its CPU.
  */
 void perf_mux_set_interval(struct pmu *pmu, int ms)
 {
+	int cpu;
+
 	WRITE_ONCE(pmu->hrtimer_interval_ms, ms);
+	cpus_read_lock();
+	for_each_online_cpu(cpu)
+		smp_call_function_single(cpu, perf_mux_restart, pmu, 1);
+	cpus_read_unlock();
 }
 
 /**

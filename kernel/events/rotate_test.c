@@ -50,6 +50,24 @@ static void rotate_test_step(void)
 	local_irq_enable();
 }
 
+/*
+ * The rotation timer must not rotate behind the test's back: stretch
+ * its interval while a test runs, before any group waits.
+ */
+static int rotate_test_init(struct kunit *test)
+{
+	struct pmu *pmu = perf_test_pmu_get();
+
+	test->priv = (void *)(long)pmu->hrtimer_interval_ms;
+	perf_mux_set_interval(pmu, 100000);
+	return 0;
+}
+
+static void rotate_test_exit(struct kunit *test)
+{
+	perf_mux_set_interval(perf_test_pmu_get(), (long)test->priv);
+}
+
 static void rotate_test_release(struct perf_event **events)
 {
 	int i;
@@ -135,6 +153,8 @@ static struct kunit_case perf_rotate_cases[] = {
 
 static struct kunit_suite perf_rotate_suite = {
 	.name = "perf_rotate",
+	.init = rotate_test_init,
+	.exit = rotate_test_exit,
 	.test_cases = perf_rotate_cases,
 };
 

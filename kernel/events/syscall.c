@@ -184,7 +184,8 @@ static struct file *perf_open_event(struct perf_event_attr *attr,
 		return ERR_CAST(event);
 
 	ret = perf_check_cpu(attr, task, cpu);
-	if (!ret && task && task != current &&
+	/* Watching another task: CAP_PERFMON, or the right to read it. */
+	if (!ret && task && task != current && !perfmon_capable() &&
 	    !ptrace_may_access(task, PTRACE_MODE_READ_REALCREDS))
 		ret = -EACCES;
 	if (ret)

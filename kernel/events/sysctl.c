@@ -74,20 +74,3 @@ int perf_cpu_time_max_percent_handler(struct ctl_table *table, int write,
 {
 	return proc_dointvec_minmax(table, write, buffer, lenp, ppos);
 }
-
-/**
- * perf_event_max_stack_handler - write perf_event_max_stack and
- * perf_event_max_contexts_per_stack
- * @table: the sysctl entry
- * @write: whether this is a write
- * @buffer: the data
- * @lenp: its length
- * @ppos: the file position
- *
- * Return: 0 or a negative errno.
- */
-int perf_event_max_stack_handler(struct ctl_table *table, int write,
-				 void *buffer, size_t *lenp, loff_t *ppos)
-{
-	return proc_dointvec_minmax(table, write, buffer, lenp, ppos);
-}

@@ -13,15 +13,20 @@
 #define PERF_TEST_UTIL_H
 
 #include <errno.h>
+#include <fcntl.h>
+#include <grp.h>
 #include <poll.h>
 #include <sched.h>
 #include <signal.h>
 #include <stdbool.h>
 #include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <time.h>
 #include <unistd.h>
 #include <sys/mman.h>
+#include <sys/resource.h>
 #include <sys/syscall.h>
 #include <sys/types.h>
 #include <sys/wait.h>
@@ -57,15 +62,24 @@ static inline void sw_attr_init(struct perf_event_attr *attr, __u64 config)
 	attr->config = config;
 }
 
-static inline int sw_event_open(__u64 config, __u64 read_format,
-				bool disabled, pid_t pid, int cpu)
+/* ... joining the group led by @group_fd (-1: none). */
+static inline int sw_event_open_group(__u64 config, __u64 read_format,
+				      bool disabled, pid_t pid, int cpu,
+				      int group_fd)
 {
 	struct perf_event_attr attr;
 
 	sw_attr_init(&attr, config);
 	attr.read_format = read_format;
 	attr.disabled = disabled;
-	return sys_perf_event_open(&attr, pid, cpu, -1, 0);
+	return sys_perf_event_open(&attr, pid, cpu, group_fd, 0);
+}
+
+static inline int sw_event_open(__u64 config, __u64 read_format,
+				bool disabled, pid_t pid, int cpu)
+{
+	return sw_event_open_group(config, read_format, disabled, pid, cpu,
+				   -1);
 }
 
 /*
@@ -114,6 +128,33 @@ static inline void sleep_ms(unsigned int ms)
 
 	while (nanosleep(&ts, &ts) && errno == EINTR)
 		;
+}
+
+/* Context switches of the calling thread so far, or -1. */
+static inline long thread_switches(void)
+{
+	struct rusage ru;
+
+	if (getrusage(RUSAGE_THREAD, &ru))
+		return -1;
+	return ru.ru_nvcsw + ru.ru_nivcsw;
+}
+
+/*
+ * Sleep until this thread has been switched out @nr times: a short sleep
+ * does not always switch, as its timer may expire before the thread gets
+ * to schedule().  Gives up after 100 sleeps.
+ */
+static inline void switch_out(long nr)
+{
+	long start = thread_switches();
+	int tries;
+
+	for (tries = 0; tries < 100; tries++) {
+		if (thread_switches() - start >= nr)
+			return;
+		sleep_ms(1);
+	}
 }
 
 /*
@@ -271,16 +312,20 @@ static inline int gated_wait(struct gated_child *c)
 }
 
 /*
- * perf_event_open() for a call that might never return: the call is made
- * by a helper process, whose descriptor is then copied with pidfd_getfd()
- * (the guest has no sockets to pass it over).  Returns the descriptor,
- * -errno if the open failed, or -ETIMEDOUT if it did not return within
- * @timeout_ms.  A helper stuck in the kernel is left behind: it may be
- * unkillable, and waiting for it would hang the test.
+ * perf_event_open() made by a helper process, whose descriptor is then
+ * copied with pidfd_getfd() (the guest has no sockets to pass it over):
+ * for a call that might never return, or one made with other credentials.
+ * The helper runs @prepare first (if not NULL), for instance to drop its
+ * privileges, and gives up with -ECANCELED if that fails.  Returns the
+ * descriptor, -errno if the open failed, or -ETIMEDOUT if it did not
+ * return within @timeout_ms.  A helper stuck in the kernel is left behind:
+ * it may be unkillable, and waiting for it would hang the test.  The
+ * event's owner is the helper, which has exited by the time this returns.
  */
-static inline int perf_event_open_timeout(struct perf_event_attr *attr,
-					  pid_t pid, int cpu, int group_fd,
-					  unsigned long flags, int timeout_ms)
+static inline int perf_event_open_helper(struct perf_event_attr *attr,
+					 pid_t pid, int cpu, int group_fd,
+					 unsigned long flags, int timeout_ms,
+					 int (*prepare)(void))
 {
 	int res[2], hold[2], pidfd, fd;
 	struct pollfd pfd;
@@ -299,8 +344,12 @@ static inline int perf_event_open_timeout(struct perf_event_attr *attr,
 	if (helper == 0) {
 		close(res[0]);
 		close(hold[1]);
-		fd = sys_perf_event_open(attr, pid, cpu, group_fd, flags);
-		if (fd < 0)
+		if (prepare && prepare())
+			fd = -ECANCELED;
+		else
+			fd = sys_perf_event_open(attr, pid, cpu, group_fd,
+						 flags);
+		if (fd == -1)
 			fd = -errno;
 		if (write(res[1], &fd, sizeof(fd)) != sizeof(fd))
 			_exit(1);
@@ -334,6 +383,158 @@ static inline int perf_event_open_timeout(struct perf_event_attr *attr,
 	if (helper > 0)
 		waitpid(helper, NULL, 0);
 	return fd;
+}
+
+static inline int perf_event_open_timeout(struct perf_event_attr *attr,
+					  pid_t pid, int cpu, int group_fd,
+					  unsigned long flags, int timeout_ms)
+{
+	return perf_event_open_helper(attr, pid, cpu, group_fd, flags,
+				      timeout_ms, NULL);
+}
+
+/*
+ * A PERF_FORMAT_GROUP read(), split up: nr, the group's times (left at 0
+ * unless read_format asks for them), then one entry per member, leader
+ * first, in the order the members joined.
+ */
+#define GROUP_MAX_MEMBERS	8
+
+struct group_entry {
+	__u64 value;
+	__u64 id;	/* 0 unless PERF_FORMAT_ID */
+	__u64 lost;	/* 0 unless PERF_FORMAT_LOST */
+};
+
+struct group_reading {
+	__u64 nr;
+	__u64 enabled;
+	__u64 running;
+	struct group_entry member[GROUP_MAX_MEMBERS];
+};
+
+/* Number of u64 words a group read() of @nr members returns. */
+static inline size_t group_read_words(__u64 read_format, size_t nr)
+{
+	size_t entry = 1 + !!(read_format & PERF_FORMAT_ID) +
+		       !!(read_format & PERF_FORMAT_LOST);
+
+	return 1 + !!(read_format & PERF_FORMAT_TOTAL_TIME_ENABLED) +
+	       !!(read_format & PERF_FORMAT_TOTAL_TIME_RUNNING) + nr * entry;
+}
+
+/*
+ * Split the @bytes a group read() returned into @g, for the @read_format
+ * of the descriptor read.  Returns 0, or -1 if @bytes does not match the
+ * layout for the nr the read starts with (or nr is out of range).
+ */
+static inline int group_split(const __u64 *buf, ssize_t bytes,
+			      __u64 read_format, struct group_reading *g)
+{
+	size_t i = 0, m;
+
+	memset(g, 0, sizeof(*g));
+	if (bytes < (ssize_t)sizeof(__u64))
+		return -1;
+	g->nr = buf[i++];
+	if (!g->nr || g->nr > GROUP_MAX_MEMBERS ||
+	    (size_t)bytes != group_read_words(read_format, g->nr) *
+			     sizeof(__u64))
+		return -1;
+	if (read_format & PERF_FORMAT_TOTAL_TIME_ENABLED)
+		g->enabled = buf[i++];
+	if (read_format & PERF_FORMAT_TOTAL_TIME_RUNNING)
+		g->running = buf[i++];
+	for (m = 0; m < g->nr; m++) {
+		g->member[m].value = buf[i++];
+		if (read_format & PERF_FORMAT_ID)
+			g->member[m].id = buf[i++];
+		if (read_format & PERF_FORMAT_LOST)
+			g->member[m].lost = buf[i++];
+	}
+	return 0;
+}
+
+/* read() a group on @fd (opened with @read_format) into @g; 0 or -1. */
+static inline int read_group(int fd, __u64 read_format,
+			     struct group_reading *g)
+{
+	__u64 buf[3 + 3 * GROUP_MAX_MEMBERS];
+	ssize_t n;
+
+	n = read(fd, buf, sizeof(buf));
+	return n < 0 ? -1 : group_split(buf, n, read_format, g);
+}
+
+/*
+ * Files holding one integer, such as sysctls in /proc/sys and CPU states
+ * in /sys: 0, or -1 with errno set (EINVAL if the file holds no number).
+ */
+static inline int read_int_file(const char *path, int *value)
+{
+	char buf[32], *end;
+	ssize_t n;
+	long v;
+	int fd;
+
+	fd = open(path, O_RDONLY);
+	if (fd < 0)
+		return -1;
+	n = read(fd, buf, sizeof(buf) - 1);
+	close(fd);
+	if (n < 0)
+		return -1;
+	buf[n] = '\0';
+	errno = 0;
+	v = strtol(buf, &end, 10);
+	if (end == buf || errno || v < INT32_MIN || v > INT32_MAX) {
+		errno = EINVAL;
+		return -1;
+	}
+	*value = v;
+	return 0;
+}
+
+/* Write @str in a single write() from offset 0; 0 or -1 with errno. */
+static inline int write_str_file(const char *path, const char *str)
+{
+	ssize_t len = strlen(str), n;
+	int fd, err;
+
+	fd = open(path, O_WRONLY);
+	if (fd < 0)
+		return -1;
+	n = write(fd, str, len);
+	err = errno;
+	close(fd);
+	if (n == len)
+		return 0;
+	errno = n < 0 ? err : EIO;
+	return -1;
+}
+
+static inline int write_int_file(const char *path, int value)
+{
+	char buf[32];
+
+	snprintf(buf, sizeof(buf), "%d\n", value);
+	return write_str_file(path, buf);
+}
+
+/* The unprivileged user the permission tests become. */
+#define NOBODY		65534
+
+/*
+ * Become uid and gid @id, with no supplementary groups: a root caller
+ * loses all its capabilities (and, as the credentials change, its
+ * dumpability: see fs.suid_dumpable).  0 or -1.
+ */
+static inline int drop_privileges(uid_t id)
+{
+	if (setgroups(0, NULL) || setresgid(id, id, id) ||
+	    setresuid(id, id, id))
+		return -1;
+	return geteuid() == id && getegid() == id ? 0 : -1;
 }
 
 #endif /* PERF_TEST_UTIL_H */
