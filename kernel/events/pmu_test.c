@@ -20,6 +20,7 @@
 #include <linux/preempt.h>
 #include <linux/cpumask.h>
 #include <linux/sched.h>
+#include <linux/sched/clock.h>
 #include <linux/slab.h>
 
 #include "internal.h"
@@ -758,6 +759,19 @@ static void perf_swevent_exclude(struct kunit *test)
 	perf_event_release_kernel(user_only);
 }
 
+/*
+ * Busy-wait until the clock the software clocks use has moved on by @ms:
+ * under emulation it may advance a tick at a time, so a fixed delay can
+ * pass without it moving at all.
+ */
+static void spin_local_clock_ms(unsigned int ms)
+{
+	u64 end = local_clock() + ms * NSEC_PER_MSEC;
+
+	while (local_clock() < end)
+		cpu_relax();
+}
+
 /* task-clock counts nanoseconds while the task runs with it enabled. */
 static void perf_swevent_task_clock(struct kunit *test)
 {
@@ -769,20 +783,20 @@ static void perf_swevent_task_clock(struct kunit *test)
 	event = perf_event_create_kernel_counter(&attr, -1, current, NULL, NULL);
 	KUNIT_ASSERT_FALSE_MSG(test, IS_ERR(event), "error %ld", PTR_ERR(event));
 
-	mdelay(2);
+	spin_local_clock_ms(2);
 	count = sw_count(event);
 	KUNIT_EXPECT_GT(test, count, 0);
 	KUNIT_EXPECT_GE(test, event->total_time_enabled,
 			event->total_time_running);
 	KUNIT_EXPECT_GT(test, event->total_time_running, 0);
 
-	mdelay(1);
+	spin_local_clock_ms(1);
 	later = sw_count(event);
 	KUNIT_EXPECT_GT(test, later, count);
 
 	perf_event_disable(event);
 	count = sw_count(event);
-	mdelay(1);
+	spin_local_clock_ms(1);
 	KUNIT_EXPECT_EQ(test, sw_count(event), count);
 
 	perf_event_release_kernel(event);
