@@ -78,20 +78,23 @@ static void rotate_test_release(struct perf_event **events)
 	}
 }
 
-/* Four flexible groups, two counters: 0+1, then 1+2, 2+3, 3+0, 0+1. */
-static void rotate_round_robin(struct kunit *test)
+/*
+ * Open NR_EVENTS groups on this CPU, the first @nr_pinned of them pinned,
+ * and check which are on a counter at the start and after each rotation.
+ */
+static void rotate_expect(struct kunit *test, int nr_pinned,
+			  const unsigned int *expect, int steps)
 {
-	static const unsigned int expect[] = { 0x3, 0x6, 0xc, 0x9, 0x3 };
 	struct perf_event *events[NR_EVENTS];
 	int cpu, i;
 
 	migrate_disable();
 	cpu = smp_processor_id();
 	for (i = 0; i < NR_EVENTS; i++)
-		events[i] = rotate_test_open(test, cpu, false);
+		events[i] = rotate_test_open(test, cpu, i < nr_pinned);
 
 	KUNIT_EXPECT_EQ(test, rotate_test_active(events), expect[0]);
-	for (i = 1; i < ARRAY_SIZE(expect); i++) {
+	for (i = 1; i < steps; i++) {
 		rotate_test_step();
 		KUNIT_EXPECT_EQ_MSG(test, rotate_test_active(events),
 				    expect[i], "after %d rotations", i);
@@ -101,27 +104,20 @@ static void rotate_round_robin(struct kunit *test)
 	migrate_enable();
 }
 
+/* Four flexible groups, two counters: 0+1, then 1+2, 2+3, 3+0, 0+1. */
+static void rotate_round_robin(struct kunit *test)
+{
+	static const unsigned int expect[] = { 0x3, 0x6, 0xc, 0x9, 0x3 };
+
+	rotate_expect(test, 0, expect, ARRAY_SIZE(expect));
+}
+
 /* A pinned group stays; the three flexible ones share one counter. */
 static void rotate_pinned_stays(struct kunit *test)
 {
 	static const unsigned int expect[] = { 0x3, 0x5, 0x9, 0x3 };
-	struct perf_event *events[NR_EVENTS];
-	int cpu, i;
 
-	migrate_disable();
-	cpu = smp_processor_id();
-	for (i = 0; i < NR_EVENTS; i++)
-		events[i] = rotate_test_open(test, cpu, i == 0);
-
-	KUNIT_EXPECT_EQ(test, rotate_test_active(events), expect[0]);
-	for (i = 1; i < ARRAY_SIZE(expect); i++) {
-		rotate_test_step();
-		KUNIT_EXPECT_EQ_MSG(test, rotate_test_active(events),
-				    expect[i], "after %d rotations", i);
-	}
-
-	rotate_test_release(events);
-	migrate_enable();
+	rotate_expect(test, 1, expect, ARRAY_SIZE(expect));
 }
 
 /* Nothing waits: a rotation changes nothing and asks for no more. */
