@@ -25,9 +25,7 @@ function count(line, kind) {
 	return 0
 }
 
-FNR == 1 { file++ }
-
-file == 1 {
+FILENAME == ARGV[1] {
 	line = strip($0)
 	if (line ~ /(^|[^A-Za-z])(WARNING:|BUG:|Oops|Kernel panic|general protection fault|UBSAN:|KASAN:|Call Trace:|INFO: lockdep|turning off the locking correctness validator|INFO: possible|INFO: task .* blocked|rcu_.*detected stalls)/) {
 		splats++
@@ -78,6 +76,10 @@ END {
 	}
 	if (failed)
 		status = 1
+	if (!passed && !failed && !skipped) {
+		print "ERROR: no test ran"
+		status = 1
+	}
 	printf "%d passed, %d failed, %d skipped\n", passed, failed, skipped
 	exit status
 }
