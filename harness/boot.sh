@@ -4,6 +4,8 @@
 #                          to build/<kind>/results.log
 #   boot.sh <kind> run     console on standard output
 # TCG by default; HARNESS_KVM=1 uses KVM where /dev/kvm really works.
+# HARNESS_ICOUNT=1 makes the guest clock follow executed instructions,
+# for benchmarks whose ratio between kernels host noise does not move.
 . "$(dirname "$0")/lib.sh"
 kind=$1
 mode=$2
@@ -15,6 +17,8 @@ accel=tcg
 qemu=(qemu-system-x86_64 -machine q35 -accel "$accel" -cpu max -smp 2,maxcpus=4 -m 2G
       -nodefaults -display none -no-reboot
       -kernel "$out/bzImage" -initrd "$out/initramfs.cpio.gz")
+# (one CPU: two make icount guests crawl)
+[ "${HARNESS_ICOUNT:-0}" = 1 ] && qemu+=(-smp 1 -icount shift=0,sleep=off)
 cmdline="console=ttyS0 panic=-1 harness.mode=$mode"
 
 if [ "$mode" = check ]; then

@@ -14,8 +14,10 @@ mkdir -p "$root"/{bin,sbin,dev,proc,sys,tmp,root,etc,tests}
 cp /bin/busybox "$root/bin/busybox"
 cp "$ROOT/harness/guest/init" "$root/init"
 chmod +x "$root/init"
-gcc -static -O2 -Wall -isystem "$out/hdr/include" \
-	-o "$root/bin/perf-demo" "$ROOT/harness/guest/perf-demo.c"
+for prog in perf-demo perf-bench; do
+	gcc -static -O2 -Wall -isystem "$out/hdr/include" \
+		-o "$root/bin/$prog" "$ROOT/harness/guest/$prog.c"
+done
 # Debian's perf and the libraries it needs, for the tests that drive it.
 if perf=$(command -v perf) && perf=$(readlink -f "$perf") && [ -x "$perf" ]; then
 	mkdir -p "$root/usr/bin"
