@@ -121,6 +121,7 @@ ssize_t perf_read(struct file *file, char __user *buf, size_t count,
 		  loff_t *ppos);
 long perf_ioctl(struct file *file, unsigned int cmd, unsigned long arg);
 u64 perf_event_total_count(struct perf_event *event);
+bool perf_group_read_fits(struct perf_event *leader, struct perf_event *event);
 
 /* syscall.c */
 extern const struct file_operations perf_fops;

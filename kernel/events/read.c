@@ -19,24 +19,50 @@
 
 #include "internal.h"
 
+/* The bytes read() returns for @fmt, in a group of @nr_members events. */
+static size_t perf_read_size_fmt(u64 fmt, unsigned int nr_members)
+{
+	unsigned int per_member = 1 + !!(fmt & PERF_FORMAT_ID) +
+				  !!(fmt & PERF_FORMAT_LOST);
+	unsigned int times = !!(fmt & PERF_FORMAT_TOTAL_TIME_ENABLED) +
+			     !!(fmt & PERF_FORMAT_TOTAL_TIME_RUNNING);
+
+	if (!(fmt & PERF_FORMAT_GROUP))
+		nr_members = 1;
+	return (!!(fmt & PERF_FORMAT_GROUP) + times + nr_members * per_member) *
+	       sizeof(u64);
+}
+
 static size_t perf_read_size(struct perf_event *event)
 {
-	u64 fmt = event->attr.read_format;
-	size_t entry = sizeof(u64), size = 0;
+	return perf_read_size_fmt(event->attr.read_format,
+				  1 + event->group_leader->nr_siblings);
+}
 
-	if (fmt & PERF_FORMAT_TOTAL_TIME_ENABLED)
-		size += sizeof(u64);
-	if (fmt & PERF_FORMAT_TOTAL_TIME_RUNNING)
-		size += sizeof(u64);
-	if (fmt & PERF_FORMAT_ID)
-		entry += sizeof(u64);
-	if (fmt & PERF_FORMAT_LOST)
-		entry += sizeof(u64);
+/* No group may grow so big that one of its members' reads exceeds this. */
+#define PERF_READ_SIZE_MAX	(16 * 1024)
 
-	if (fmt & PERF_FORMAT_GROUP)
-		return sizeof(u64) + size +
-		       (1 + event->group_leader->nr_siblings) * entry;
-	return size + entry;
+/**
+ * perf_group_read_fits - may @event join @leader's group?
+ * @leader: the group leader; its context's mutex is held
+ * @event: the new member
+ *
+ * Return: false if a group read by any member would then pass 16 KiB.
+ */
+bool perf_group_read_fits(struct perf_event *leader, struct perf_event *event)
+{
+	unsigned int nr = leader->nr_siblings + 2;
+	struct perf_event *sibling;
+
+	if (perf_read_size_fmt(event->attr.read_format, nr) > PERF_READ_SIZE_MAX ||
+	    perf_read_size_fmt(leader->attr.read_format, nr) > PERF_READ_SIZE_MAX)
+		return false;
+	list_for_each_entry(sibling, &leader->sibling_list, sibling_entry) {
+		if (perf_read_size_fmt(sibling->attr.read_format, nr) >
+		    PERF_READ_SIZE_MAX)
+			return false;
+	}
+	return true;
 }
 
 /**

@@ -212,12 +212,17 @@ static struct file *perf_open_event(struct perf_event_attr *attr,
 	event->filp = file;
 
 	mutex_lock(&ctx->mutex);
+	ret = 0;
 	if (ctx->task == TASK_TOMBSTONE ||
-	    (group_leader && group_leader->state <= PERF_EVENT_STATE_EXIT)) {
+	    (group_leader && group_leader->state <= PERF_EVENT_STATE_EXIT))
+		ret = -ESRCH;
+	else if (group_leader && !perf_group_read_fits(group_leader, event))
+		ret = -E2BIG;
+	if (ret) {
 		mutex_unlock(&ctx->mutex);
 		/* The file's release frees the event. */
 		fput(file);
-		return ERR_PTR(-ESRCH);
+		return ERR_PTR(ret);
 	}
 	perf_install_in_context(ctx, event);
 	mutex_unlock(&ctx->mutex);
