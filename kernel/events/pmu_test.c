@@ -161,6 +161,16 @@ static int test_pmu_register(struct test_pmu *tp, const char *name, int type)
 	return ret;
 }
 
+/* Register @tp, expecting success: true if it is registered. */
+static bool test_pmu_register_ok(struct kunit *test, struct test_pmu *tp,
+				 const char *name, int type)
+{
+	int ret = test_pmu_register(tp, name, type);
+
+	KUNIT_EXPECT_EQ(test, ret, 0);
+	return !ret;
+}
+
 static void test_pmu_unregister(struct test_pmu *tp)
 {
 	perf_pmu_unregister(&tp->pmu);
@@ -193,11 +203,8 @@ static void perf_pmu_register_dynamic(struct kunit *test)
 {
 	struct test_pmu *a = get_test_pmu(test, 0);
 	struct test_pmu *b = get_test_pmu(test, 1);
-	int ret;
 
-	ret = test_pmu_register(a, "kunit_a", -1);
-	KUNIT_EXPECT_EQ(test, ret, 0);
-	if (ret)
+	if (!test_pmu_register_ok(test, a, "kunit_a", -1))
 		return;
 	KUNIT_EXPECT_GE(test, a->pmu.type, PERF_TYPE_MAX);
 	KUNIT_EXPECT_STREQ(test, a->pmu.name, "kunit_a");
@@ -206,9 +213,7 @@ static void perf_pmu_register_dynamic(struct kunit *test)
 	KUNIT_EXPECT_GT(test, a->pmu.hrtimer_interval_ms, 0);
 
 	b->pmu.hrtimer_interval_ms = 17;
-	ret = test_pmu_register(b, "kunit_b", -1);
-	KUNIT_EXPECT_EQ(test, ret, 0);
-	if (ret)
+	if (!test_pmu_register_ok(test, b, "kunit_b", -1))
 		return;
 	KUNIT_EXPECT_GE(test, b->pmu.type, PERF_TYPE_MAX);
 	KUNIT_EXPECT_NE(test, a->pmu.type, b->pmu.type);
@@ -225,13 +230,9 @@ static void perf_pmu_init_event_by_type(struct kunit *test)
 	event = test_event(test, 0, 0);
 	KUNIT_ASSERT_NOT_NULL(test, event);
 
-	ret = test_pmu_register(a, "kunit_a", -1);
-	KUNIT_EXPECT_EQ(test, ret, 0);
-	if (ret)
+	if (!test_pmu_register_ok(test, a, "kunit_a", -1))
 		return;
-	ret = test_pmu_register(b, "kunit_b", -1);
-	KUNIT_EXPECT_EQ(test, ret, 0);
-	if (ret)
+	if (!test_pmu_register_ok(test, b, "kunit_b", -1))
 		return;
 
 	event->attr.type = a->pmu.type;
@@ -265,9 +266,7 @@ static void perf_pmu_init_event_errors(struct kunit *test)
 	event = test_event(test, 0, 0);
 	KUNIT_ASSERT_NOT_NULL(test, event);
 
-	ret = test_pmu_register(a, "kunit_a", -1);
-	KUNIT_EXPECT_EQ(test, ret, 0);
-	if (ret)
+	if (!test_pmu_register_ok(test, a, "kunit_a", -1))
 		return;
 	event->attr.type = a->pmu.type;
 
@@ -299,7 +298,6 @@ static void perf_pmu_init_event_unknown(struct kunit *test)
 {
 	struct test_pmu *a = get_test_pmu(test, 0);
 	struct perf_event *event;
-	int ret;
 
 	event = test_event(test, UNUSED_TYPE, 0);
 	KUNIT_ASSERT_NOT_NULL(test, event);
@@ -308,9 +306,7 @@ static void perf_pmu_init_event_unknown(struct kunit *test)
 	KUNIT_EXPECT_NULL(test, event->pmu);
 
 	/* A registered PMU is not asked about a type that is not its own. */
-	ret = test_pmu_register(a, "kunit_a", -1);
-	KUNIT_EXPECT_EQ(test, ret, 0);
-	if (ret)
+	if (!test_pmu_register_ok(test, a, "kunit_a", -1))
 		return;
 	KUNIT_EXPECT_EQ(test, perf_pmu_init_event(event), -ENOENT);
 	KUNIT_EXPECT_EQ(test, a->init_calls, 0);
@@ -331,9 +327,7 @@ static void perf_pmu_register_busy(struct kunit *test)
 	event = test_event(test, 0, 0);
 	KUNIT_ASSERT_NOT_NULL(test, event);
 
-	ret = test_pmu_register(a, "kunit_a", -1);
-	KUNIT_EXPECT_EQ(test, ret, 0);
-	if (ret)
+	if (!test_pmu_register_ok(test, a, "kunit_a", -1))
 		return;
 	type = a->pmu.type;
 
@@ -355,9 +349,7 @@ static void perf_pmu_register_busy(struct kunit *test)
 
 	/* Once @a is gone, its type is free for a fixed registration. */
 	test_pmu_unregister(a);
-	ret = test_pmu_register(b, "kunit_b", type);
-	KUNIT_EXPECT_EQ(test, ret, 0);
-	if (ret)
+	if (!test_pmu_register_ok(test, b, "kunit_b", type))
 		return;
 	KUNIT_EXPECT_EQ(test, b->pmu.type, type);
 
@@ -379,9 +371,7 @@ static void perf_pmu_unregister_forgets(struct kunit *test)
 	event = test_event(test, 0, 0);
 	KUNIT_ASSERT_NOT_NULL(test, event);
 
-	ret = test_pmu_register(a, "kunit_a", -1);
-	KUNIT_EXPECT_EQ(test, ret, 0);
-	if (ret)
+	if (!test_pmu_register_ok(test, a, "kunit_a", -1))
 		return;
 	event->attr.type = a->pmu.type;
 	ret = perf_pmu_init_event(event);
@@ -402,9 +392,7 @@ static void perf_pmu_unregister_forgets(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, a->init_calls, 1);
 
 	/* The same structure can be registered again. */
-	ret = test_pmu_register(a, "kunit_a", -1);
-	KUNIT_EXPECT_EQ(test, ret, 0);
-	if (ret)
+	if (!test_pmu_register_ok(test, a, "kunit_a", -1))
 		return;
 	event->attr.type = a->pmu.type;
 	event->attr.config = 0;
@@ -492,9 +480,7 @@ static void perf_pmu_no_exclude(struct kunit *test)
 	KUNIT_ASSERT_NOT_NULL(test, event);
 
 	a->pmu.capabilities = PERF_PMU_CAP_NO_EXCLUDE;
-	ret = test_pmu_register(a, "kunit_a", -1);
-	KUNIT_EXPECT_EQ(test, ret, 0);
-	if (ret)
+	if (!test_pmu_register_ok(test, a, "kunit_a", -1))
 		return;
 	event->attr.type = a->pmu.type;
 
@@ -526,9 +512,7 @@ static void perf_pmu_disable_nests(struct kunit *test)
 	int ret, disables, enables;
 	unsigned long flags;
 
-	ret = test_pmu_register(a, "kunit_a", -1);
-	KUNIT_EXPECT_EQ(test, ret, 0);
-	if (ret)
+	if (!test_pmu_register_ok(test, a, "kunit_a", -1))
 		return;
 
 	local_irq_save(flags);

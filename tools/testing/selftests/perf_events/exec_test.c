@@ -37,16 +37,10 @@
 /* The exec'd program: "exec_test --exec-test-workload N" touches N pages. */
 static void __attribute__((constructor)) workload(int argc, char **argv)
 {
-	long pages;
-	char *buf;
-
 	if (argc != 3 || strcmp(argv[1], WORKLOAD_ARG))
 		return;
-	pages = atol(argv[2]);
-	buf = map_fresh_pages(pages);
-	if (!buf)
+	if (fault_fresh_pages(atol(argv[2])))
 		_exit(3);
-	touch_pages(buf, pages);
 	_exit(0);
 }
 
@@ -58,17 +52,14 @@ static pid_t fork_exec_child(struct gated_child *c, size_t before,
 			     size_t after)
 {
 	char arg[32];
-	char *buf;
 	pid_t pid;
 
 	pid = fork_gated(c, NULL);
 	if (pid)
 		return pid;
 
-	buf = map_fresh_pages(before);
-	if (!buf)
+	if (fault_fresh_pages(before))
 		_exit(4);
-	touch_pages(buf, before);
 	snprintf(arg, sizeof(arg), "%zu", after);
 	execl("/proc/self/exe", "exec_test", WORKLOAD_ARG, arg, (char *)NULL);
 	_exit(5);

@@ -36,13 +36,9 @@
 /* The child's work once released: TOUCH_PAGES faults, then exit. */
 static void fault_and_exit(unsigned int delay_ms)
 {
-	char *buf;
-
 	sleep_ms(delay_ms);
-	buf = map_fresh_pages(TOUCH_PAGES);
-	if (!buf)
+	if (fault_fresh_pages(TOUCH_PAGES))
 		_exit(3);
-	touch_pages(buf, TOUCH_PAGES);
 	_exit(0);
 }
 

@@ -21,27 +21,15 @@ static int open_inherit(__u64 config, bool inherit, bool inherit_thread)
 	sw_attr_init(&attr, config);
 	attr.inherit = inherit;
 	attr.inherit_thread = inherit_thread;
-	attr.read_format = PERF_FORMAT_TOTAL_TIME_ENABLED |
-			   PERF_FORMAT_TOTAL_TIME_RUNNING;
+	attr.read_format = RF_TIMES;
 	return sys_perf_event_open(&attr, 0, -1, -1, 0);
-}
-
-struct timed {
-	__u64 value;
-	__u64 enabled;
-	__u64 running;
-};
-
-static int read_timed(int fd, struct timed *t)
-{
-	return read(fd, t, sizeof(*t)) == sizeof(*t) ? 0 : -1;
 }
 
 static int read_value_skip_times(int fd, __u64 *value)
 {
-	struct timed t;
+	struct value_times t;
 
-	if (read_timed(fd, &t))
+	if (read_value_times(fd, &t))
 		return -1;
 	*value = t.value;
 	return 0;
@@ -71,16 +59,16 @@ static void reap(struct __test_metadata *_metadata, pid_t pid)
 /* An exited child's page faults are added to the parent's count. */
 TEST(exited_child_counts)
 {
-	struct timed before, after;
+	struct value_times before, after;
 	int fd;
 
 	fd = open_inherit(PERF_COUNT_SW_PAGE_FAULTS, true, false);
 	ASSERT_LE(0, fd);
-	ASSERT_EQ(0, read_timed(fd, &before));
+	ASSERT_EQ(0, read_value_times(fd, &before));
 
 	reap(_metadata, fork_toucher());
 
-	ASSERT_EQ(0, read_timed(fd, &after));
+	ASSERT_EQ(0, read_value_times(fd, &after));
 	EXPECT_LE(before.value + TOUCH_PAGES, after.value);
 	EXPECT_LT(before.enabled, after.enabled);
 	close(fd);
@@ -107,7 +95,7 @@ TEST(no_inherit_no_child)
 TEST(live_child_and_grandchild_count)
 {
 	int ready[2], go[2], fd;
-	struct timed before, mid;
+	struct value_times before, mid;
 	pid_t pid;
 	char c;
 
@@ -115,7 +103,7 @@ TEST(live_child_and_grandchild_count)
 	ASSERT_LE(0, fd);
 	ASSERT_EQ(0, pipe(ready));
 	ASSERT_EQ(0, pipe(go));
-	ASSERT_EQ(0, read_timed(fd, &before));
+	ASSERT_EQ(0, read_value_times(fd, &before));
 
 	pid = fork();
 	ASSERT_LE(0, pid);
@@ -131,7 +119,7 @@ TEST(live_child_and_grandchild_count)
 	}
 
 	ASSERT_EQ(1, read(ready[0], &c, 1));
-	ASSERT_EQ(0, read_timed(fd, &mid));
+	ASSERT_EQ(0, read_value_times(fd, &mid));
 	EXPECT_LE(before.value + 2 * TOUCH_PAGES, mid.value);
 
 	ASSERT_EQ(1, write(go[1], "g", 1));

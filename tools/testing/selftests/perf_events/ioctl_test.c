@@ -21,20 +21,7 @@
 #include "perf_test_util.h"
 #include "../kselftest_harness.h"
 
-#define TIMES	(PERF_FORMAT_TOTAL_TIME_ENABLED | PERF_FORMAT_TOTAL_TIME_RUNNING)
 #define POISON_ID	0xa5a5a5a5a5a5a5a5ULL
-
-/* { value, time_enabled, time_running } */
-struct timed {
-	__u64 value;
-	__u64 enabled;
-	__u64 running;
-};
-
-static int read_timed(int fd, struct timed *t)
-{
-	return read(fd, t, sizeof(*t)) == sizeof(*t) ? 0 : -1;
-}
 
 /* Batches of TOUCH_PAGES fresh pages, faulted in one batch at a time. */
 #define NR_BATCHES	4
@@ -73,14 +60,14 @@ FIXTURE_TEARDOWN(pages)
 /* Opened disabled: nothing counted until PERF_EVENT_IOC_ENABLE. */
 TEST_F(pages, disabled_then_enable)
 {
-	struct timed t;
+	struct value_times t;
 	int fd;
 
-	fd = sw_event_open(PERF_COUNT_SW_PAGE_FAULTS, TIMES, true, 0, -1);
+	fd = sw_event_open(PERF_COUNT_SW_PAGE_FAULTS, RF_TIMES, true, 0, -1);
 	ASSERT_LE(0, fd);
 
 	fault_batch(&self->b);
-	ASSERT_EQ(0, read_timed(fd, &t));
+	ASSERT_EQ(0, read_value_times(fd, &t));
 	EXPECT_EQ(0, t.value);
 	EXPECT_EQ(0, t.enabled);
 	EXPECT_EQ(0, t.running);
@@ -88,7 +75,7 @@ TEST_F(pages, disabled_then_enable)
 	ASSERT_EQ(0, ioctl(fd, PERF_EVENT_IOC_ENABLE, 0));
 	fault_batch(&self->b);
 	spin_cpu_ns(NSEC_PER_MSEC);
-	ASSERT_EQ(0, read_timed(fd, &t));
+	ASSERT_EQ(0, read_value_times(fd, &t));
 	EXPECT_LE(TOUCH_PAGES, t.value);
 	EXPECT_GT(TOUCH_PAGES + FAULT_SLACK, t.value);
 	EXPECT_LT(0, t.enabled);
@@ -100,20 +87,20 @@ TEST_F(pages, disabled_then_enable)
 /* DISABLE freezes count and times; ENABLE resumes from where it stopped. */
 TEST_F(pages, disable_stops_enable_resumes)
 {
-	struct timed a, b;
+	struct value_times a, b;
 	int fd;
 
-	fd = sw_event_open(PERF_COUNT_SW_PAGE_FAULTS, TIMES, false, 0, -1);
+	fd = sw_event_open(PERF_COUNT_SW_PAGE_FAULTS, RF_TIMES, false, 0, -1);
 	ASSERT_LE(0, fd);
 
 	fault_batch(&self->b);
 	ASSERT_EQ(0, ioctl(fd, PERF_EVENT_IOC_DISABLE, 0));
-	ASSERT_EQ(0, read_timed(fd, &a));
+	ASSERT_EQ(0, read_value_times(fd, &a));
 	EXPECT_LE(TOUCH_PAGES, a.value);
 
 	fault_batch(&self->b);
 	spin_cpu_ns(5 * NSEC_PER_MSEC);
-	ASSERT_EQ(0, read_timed(fd, &b));
+	ASSERT_EQ(0, read_value_times(fd, &b));
 	EXPECT_EQ(a.value, b.value);
 	EXPECT_EQ(a.enabled, b.enabled);
 	EXPECT_EQ(a.running, b.running);
@@ -126,7 +113,7 @@ TEST_F(pages, disable_stops_enable_resumes)
 	ASSERT_EQ(0, ioctl(fd, PERF_EVENT_IOC_ENABLE, 0));
 	fault_batch(&self->b);
 	spin_cpu_ns(5 * NSEC_PER_MSEC);
-	ASSERT_EQ(0, read_timed(fd, &b));
+	ASSERT_EQ(0, read_value_times(fd, &b));
 	EXPECT_LE(a.value + TOUCH_PAGES, b.value);
 	EXPECT_GT(a.value + TOUCH_PAGES + FAULT_SLACK, b.value);
 	EXPECT_LT(a.enabled, b.enabled);
@@ -156,25 +143,25 @@ TEST(disable_stops_task_clock)
 /* RESET zeroes the count only; counting carries on from zero. */
 TEST_F(pages, reset)
 {
-	struct timed a, b;
+	struct value_times a, b;
 	int fd;
 
-	fd = sw_event_open(PERF_COUNT_SW_PAGE_FAULTS, TIMES, false, 0, -1);
+	fd = sw_event_open(PERF_COUNT_SW_PAGE_FAULTS, RF_TIMES, false, 0, -1);
 	ASSERT_LE(0, fd);
 
 	fault_batch(&self->b);
 	spin_cpu_ns(5 * NSEC_PER_MSEC);
-	ASSERT_EQ(0, read_timed(fd, &a));
+	ASSERT_EQ(0, read_value_times(fd, &a));
 	EXPECT_LE(TOUCH_PAGES, a.value);
 
 	ASSERT_EQ(0, ioctl(fd, PERF_EVENT_IOC_RESET, 0));
-	ASSERT_EQ(0, read_timed(fd, &b));
+	ASSERT_EQ(0, read_value_times(fd, &b));
 	EXPECT_GT(10, b.value);
 	EXPECT_LE(a.enabled, b.enabled);
 	EXPECT_LE(a.running, b.running);
 
 	fault_batch(&self->b);
-	ASSERT_EQ(0, read_timed(fd, &b));
+	ASSERT_EQ(0, read_value_times(fd, &b));
 	EXPECT_LE(TOUCH_PAGES, b.value);
 	EXPECT_GT(TOUCH_PAGES + FAULT_SLACK, b.value);
 
@@ -182,7 +169,7 @@ TEST_F(pages, reset)
 	ASSERT_EQ(0, ioctl(fd, PERF_EVENT_IOC_DISABLE, 0));
 	ASSERT_EQ(0, ioctl(fd, PERF_EVENT_IOC_RESET, 0));
 	fault_batch(&self->b);
-	ASSERT_EQ(0, read_timed(fd, &b));
+	ASSERT_EQ(0, read_value_times(fd, &b));
 	EXPECT_EQ(0, b.value);
 
 	close(fd);
@@ -191,16 +178,16 @@ TEST_F(pages, reset)
 /* RESET of a running task-clock: back near zero, time_enabled kept. */
 TEST(reset_task_clock)
 {
-	struct timed a, b;
+	struct value_times a, b;
 	int fd;
 
-	fd = sw_event_open(PERF_COUNT_SW_TASK_CLOCK, TIMES, false, 0, -1);
+	fd = sw_event_open(PERF_COUNT_SW_TASK_CLOCK, RF_TIMES, false, 0, -1);
 	ASSERT_LE(0, fd);
 	spin_cpu_ns(50 * NSEC_PER_MSEC);
-	ASSERT_EQ(0, read_timed(fd, &a));
+	ASSERT_EQ(0, read_value_times(fd, &a));
 	EXPECT_LE(20 * NSEC_PER_MSEC, a.value);
 	ASSERT_EQ(0, ioctl(fd, PERF_EVENT_IOC_RESET, 0));
-	ASSERT_EQ(0, read_timed(fd, &b));
+	ASSERT_EQ(0, read_value_times(fd, &b));
 	EXPECT_GT(10 * NSEC_PER_MSEC, b.value);
 	EXPECT_LE(a.enabled, b.enabled);
 	EXPECT_LE(20 * NSEC_PER_MSEC, b.enabled);

@@ -30,39 +30,6 @@
 #include "../kselftest_harness.h"
 
 #define PARANOID	"/proc/sys/kernel/perf_event_paranoid"
-#define NOBODY		65534
-
-static int read_paranoid(int *level)
-{
-	char buf[32];
-	ssize_t n;
-	int fd;
-
-	fd = open(PARANOID, O_RDONLY);
-	if (fd < 0)
-		return -1;
-	n = read(fd, buf, sizeof(buf) - 1);
-	close(fd);
-	if (n <= 0)
-		return -1;
-	buf[n] = '\0';
-	*level = atoi(buf);
-	return 0;
-}
-
-static int write_paranoid(int level)
-{
-	char buf[32];
-	int fd, len, ret;
-
-	fd = open(PARANOID, O_WRONLY);
-	if (fd < 0)
-		return -1;
-	len = snprintf(buf, sizeof(buf), "%d\n", level);
-	ret = write(fd, buf, len) == len ? 0 : -1;
-	close(fd);
-	return ret;
-}
 
 /* The events probed, each on the caller (pid 0) or on CPU 0 (pid -1). */
 enum probe {
@@ -110,8 +77,7 @@ static int probe_as(uid_t id, enum probe probe)
 	if (pid < 0)
 		return -1;
 	if (pid == 0) {
-		if (id && (setgroups(0, NULL) || setresgid(id, id, id) ||
-			   setresuid(id, id, id) || geteuid() != id))
+		if (id && drop_privileges(id))
 			_exit(255);
 		_exit(probe_open(probe));
 	}
@@ -130,7 +96,7 @@ TEST(default_level)
 {
 	int level;
 
-	ASSERT_EQ(0, read_paranoid(&level));
+	ASSERT_EQ(0, read_int_file(PARANOID, &level));
 	EXPECT_EQ(2, level);
 }
 
@@ -175,15 +141,15 @@ FIXTURE_VARIANT_ADD(paranoid, level_3) {
  */
 FIXTURE_SETUP(paranoid)
 {
-	ASSERT_EQ(0, read_paranoid(&self->saved));
+	ASSERT_EQ(0, read_int_file(PARANOID, &self->saved));
 }
 
 FIXTURE_TEARDOWN(paranoid)
 {
 	int level;
 
-	EXPECT_EQ(0, write_paranoid(self->saved));
-	EXPECT_EQ(0, read_paranoid(&level));
+	EXPECT_EQ(0, write_int_file(PARANOID, self->saved));
+	EXPECT_EQ(0, read_int_file(PARANOID, &level));
 	EXPECT_EQ(self->saved, level);
 }
 
@@ -191,8 +157,8 @@ static void set_level(struct __test_metadata *_metadata, int level)
 {
 	int now;
 
-	ASSERT_EQ(0, write_paranoid(level));
-	ASSERT_EQ(0, read_paranoid(&now));
+	ASSERT_EQ(0, write_int_file(PARANOID, level));
+	ASSERT_EQ(0, read_int_file(PARANOID, &now));
 	ASSERT_EQ(level, now);
 }
 

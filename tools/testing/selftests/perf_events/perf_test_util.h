@@ -188,6 +188,17 @@ static inline void touch_pages(char *p, size_t nr)
 	}
 }
 
+/* Map @nr fresh pages and fault each of them in once; 0 or -1. */
+static inline int fault_fresh_pages(size_t nr)
+{
+	char *p = map_fresh_pages(nr);
+
+	if (!p)
+		return -1;
+	touch_pages(p, nr);
+	return 0;
+}
+
 static inline int pin_to_cpu(int cpu)
 {
 	cpu_set_t set;

@@ -106,14 +106,10 @@ static int open_as(int (*opener)(void), pid_t pid)
 /* The target's work once released: fault pages in, then exit. */
 static void target_work(bool undump)
 {
-	char *pages;
-
 	if (undump && prctl(PR_SET_DUMPABLE, 0, 0, 0, 0))
 		_exit(3);
-	pages = map_fresh_pages(TOUCH_PAGES);
-	if (!pages)
+	if (fault_fresh_pages(TOUCH_PAGES))
 		_exit(4);
-	touch_pages(pages, TOUCH_PAGES);
 	_exit(0);
 }
 

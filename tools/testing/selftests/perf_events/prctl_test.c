@@ -219,6 +219,24 @@ static void fault_and_check_own(bool disable)
 	_exit(after >= before + TOUCH_PAGES ? 0 : 10);
 }
 
+/*
+ * Fork a gated child that runs fault_and_check_own(@disable) once
+ * released, and open our page-fault event on it: the event's fd.
+ */
+static int fork_watched(struct __test_metadata *_metadata,
+			struct gated_child *c, bool disable)
+{
+	int fd;
+
+	ASSERT_LE(0, fork_gated(c, open_own_event));
+	if (c->pid == 0)
+		fault_and_check_own(disable);
+
+	fd = sw_event_open(PERF_COUNT_SW_PAGE_FAULTS, 0, false, c->pid, -1);
+	ASSERT_LE(0, fd);
+	return fd;
+}
+
 static void reap(struct __test_metadata *_metadata, struct gated_child *c)
 {
 	int status;
@@ -238,12 +256,7 @@ TEST(other_process_events_left_alone)
 	__u64 before, after;
 	int fd;
 
-	ASSERT_LE(0, fork_gated(&c, open_own_event));
-	if (c.pid == 0)
-		fault_and_check_own(false);
-
-	fd = sw_event_open(PERF_COUNT_SW_PAGE_FAULTS, 0, false, c.pid, -1);
-	ASSERT_LE(0, fd);
+	fd = fork_watched(_metadata, &c, false);
 	ASSERT_EQ(0, events_disable());
 	ASSERT_EQ(0, read_value(fd, &before));
 
@@ -266,12 +279,7 @@ TEST(child_disable_leaves_ours)
 	__u64 before, after;
 	int fd;
 
-	ASSERT_LE(0, fork_gated(&c, open_own_event));
-	if (c.pid == 0)
-		fault_and_check_own(true);
-
-	fd = sw_event_open(PERF_COUNT_SW_PAGE_FAULTS, 0, false, c.pid, -1);
-	ASSERT_LE(0, fd);
+	fd = fork_watched(_metadata, &c, true);
 	ASSERT_EQ(0, read_value(fd, &before));
 
 	ASSERT_EQ(0, gate_release(&c));
