@@ -234,7 +234,6 @@ struct perf_event {
 	struct hlist_node		hlist_entry;
 
 	atomic_long_t			refcount;
-	struct file			*filp;
 	/* poll() waits here; woken when the event's task exits. */
 	wait_queue_head_t		waitq;
 	/* The task that created it, for prctl(); on its perf_event_list. */
@@ -254,7 +253,6 @@ struct perf_event {
 	u64				child_total_time_running;
 	struct pid_namespace		*ns;
 
-	u64				(*clock)(void);
 	perf_overflow_handler_t		overflow_handler;
 	void				*overflow_handler_context;
 	void				(*destroy)(struct perf_event *event);
@@ -312,12 +310,10 @@ struct perf_event_context {
  * struct perf_cpu_context - the core's state on one CPU
  * @ctx: the context of the CPU-wide events
  * @task_ctx: the task context scheduled in on this CPU, or NULL
- * @online: whether events may run on this CPU
  */
 struct perf_cpu_context {
 	struct perf_event_context	ctx;
 	struct perf_event_context	*task_ctx;
-	int				online;
 };
 
 /* Interrupt levels of the software event path: task, softirq, irq, NMI. */
@@ -353,7 +349,6 @@ perf_event_create_kernel_counter(struct perf_event_attr *attr, int cpu,
 int perf_event_release_kernel(struct perf_event *event);
 void perf_event_enable(struct perf_event *event);
 void perf_event_disable(struct perf_event *event);
-void perf_event_disable_local(struct perf_event *event);
 struct file *perf_event_get(unsigned int fd);
 const struct perf_event *perf_get_event(struct file *file);
 const struct perf_event_attr *perf_event_attrs(struct perf_event *event);

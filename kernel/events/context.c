@@ -725,23 +725,6 @@ void perf_event_disable(struct perf_event *event)
 }
 EXPORT_SYMBOL_GPL(perf_event_disable);
 
-/**
- * perf_event_disable_local - disable an event on the CPU it counts on
- * @event: the event, whose context is scheduled in on this CPU
- *
- * For PMU drivers, with interrupts off.
- */
-void perf_event_disable_local(struct perf_event *event)
-{
-	struct perf_event_context *ctx = event->ctx;
-	unsigned long flags;
-
-	raw_spin_lock_irqsave(&ctx->lock, flags);
-	ctx_update_time(ctx);
-	ctx_disable_event(event, ctx, NULL);
-	raw_spin_unlock_irqrestore(&ctx->lock, flags);
-}
-
 /* Pull an active event's count from its PMU; ctx->lock held, its CPU. */
 static void ctx_sync_event(struct perf_event *event)
 {
@@ -986,7 +969,6 @@ static void perf_cpu_ctx_switch(unsigned int cpu, bool online)
 		return;
 
 	raw_spin_lock_irqsave(&cpuctx->ctx.lock, flags);
-	cpuctx->online = online;
 	if (online)
 		ctx_sched_in(&cpuctx->ctx);
 	else

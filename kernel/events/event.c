@@ -70,7 +70,6 @@ struct perf_event *perf_event_alloc(struct perf_event_attr *attr, int cpu,
 	event->state = attr->disabled ? PERF_EVENT_STATE_OFF :
 					PERF_EVENT_STATE_INACTIVE;
 	event->id = perf_next_event_id();
-	event->clock = perf_clock;
 	event->overflow_handler = handler;
 	event->overflow_handler_context = handler_context;
 	event->ns = get_pid_ns(task_active_pid_ns(current));

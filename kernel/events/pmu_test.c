@@ -509,7 +509,7 @@ static void perf_pmu_no_exclude(struct kunit *test)
 static void perf_pmu_disable_nests(struct kunit *test)
 {
 	struct test_pmu *a = get_test_pmu(test, 0);
-	int ret, disables, enables;
+	int disables, enables;
 	unsigned long flags;
 
 	if (!test_pmu_register_ok(test, a, "kunit_a", -1))

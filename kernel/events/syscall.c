@@ -209,7 +209,6 @@ static struct file *perf_open_event(struct perf_event_attr *attr,
 		ret = PTR_ERR(file);
 		goto out_event;
 	}
-	event->filp = file;
 
 	mutex_lock(&ctx->mutex);
 	ret = 0;
