@@ -266,6 +266,84 @@ struct perf_event {
 };
 
 /**
+ * struct perf_raw_record - opaque data a sample carries (PERF_SAMPLE_RAW)
+ * @size: bytes at @data
+ * @data: the record, e.g. a trace event's entry
+ *
+ * The sample pads it so that size field and data end on 8 bytes.
+ */
+struct perf_raw_record {
+	u32				size;
+	void				*data;
+};
+
+/**
+ * struct perf_callchain_entry - a call chain as the sample carries it
+ * @nr: entries in @ip, PERF_CONTEXT_* markers included
+ * @ip: return addresses, innermost first
+ */
+struct perf_callchain_entry {
+	u64				nr;
+	u64				ip[];
+};
+
+/**
+ * struct perf_sample_data - what one sample is made of
+ *
+ * The PMU fills in what it knows (perf_sample_data_init(): @addr and
+ * @period; tracepoints @raw) and sets the matching bits of
+ * @sample_flags; the core fills in the rest of attr.sample_type when
+ * it writes the record, and never overwrites a field whose bit is set.
+ */
+struct perf_sample_data {
+	u64				sample_flags;
+	u64				period;
+	u64				addr;
+	struct perf_raw_record		*raw;
+	struct perf_callchain_entry	*callchain;
+	u64				phys_addr;
+	u64				data_page_size;
+	u64				code_page_size;
+
+	/* Filled in by the core. */
+	u64				type;
+	u64				ip;
+	struct {
+		u32	pid;
+		u32	tid;
+	}				tid_entry;
+	u64				time;
+	u64				id;
+	u64				stream_id;
+	struct {
+		u32	cpu;
+		u32	reserved;
+	}				cpu_entry;
+	struct perf_regs		regs_user;
+	struct perf_regs		regs_intr;
+	u64				stack_user_size;
+	u64				cgroup;
+	u16				dyn_size;
+} ____cacheline_aligned;
+
+/**
+ * perf_sample_data_init - start a sample
+ * @data: the sample
+ * @addr: the address it concerns (PERF_SAMPLE_ADDR), or 0
+ * @period: how many events it stands for
+ */
+static inline void perf_sample_data_init(struct perf_sample_data *data,
+					 u64 addr, u64 period)
+{
+	data->sample_flags = PERF_SAMPLE_PERIOD;
+	data->period = period;
+	data->addr = addr;
+	if (addr)
+		data->sample_flags |= PERF_SAMPLE_ADDR;
+	data->raw = NULL;
+}
+
+/**
  * struct perf_event_context - the events scheduled together on a CPU
  *
  * Each CPU has one for its CPU-wide events; each monitored task has one
@@ -339,6 +417,8 @@ int perf_pmu_register(struct pmu *pmu, const char *name, int type);
 void perf_pmu_unregister(struct pmu *pmu);
 void perf_pmu_disable(struct pmu *pmu);
 void perf_pmu_enable(struct pmu *pmu);
+int perf_event_overflow(struct perf_event *event,
+			struct perf_sample_data *data, struct pt_regs *regs);
 
 /* Kernel users of events */
 struct perf_event *

@@ -19,6 +19,7 @@
  *   hw_breakpoint.c  the breakpoint PMU and the hw_breakpoint API
  *   sysctl.c      /proc/sys/kernel/perf_* and their derived limits
  *   callchain.c   call chain depth limits
+ *   overflow.c    what happens when a sampling event overflows
  *   core.c        bringing it all up at boot
  */
 #ifndef _KERNEL_EVENTS_INTERNAL_H
@@ -134,6 +135,8 @@ void perf_event_remove_from_owner(struct perf_event *event);
 /* software.c */
 void perf_swevent_init(void);
 void perf_sw_event_sched(u32 event_id);
+void perf_swevent_hit(struct perf_event *event, u64 nr,
+		      struct perf_sample_data *data, struct pt_regs *regs);
 
 /* tracepoint.c */
 void perf_tp_register(void);

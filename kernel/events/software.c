@@ -93,10 +93,18 @@ void ___perf_sw_event(u32 event_id, u64 nr, struct pt_regs *regs, u64 addr)
 	struct hlist_head *list = &this_cpu_ptr(&swevent_cpu)->lists[event_id];
 	struct perf_event *event;
 
+	struct perf_sample_data data;
+
 	rcu_read_lock();
 	hlist_for_each_entry_rcu(event, list, hlist_entry) {
-		if (!perf_swevent_excluded(event, regs))
+		if (perf_swevent_excluded(event, regs))
+			continue;
+		if (!is_sampling_event(event)) {
 			local64_add(nr, &event->count);
+			continue;
+		}
+		perf_sample_data_init(&data, addr, 0);
+		perf_swevent_hit(event, nr, &data, regs);
 	}
 	rcu_read_unlock();
 }
@@ -139,17 +147,65 @@ void __perf_sw_event(u32 event_id, u64 nr, struct pt_regs *regs, u64 addr)
 }
 
 /**
- * perf_swevent_set_period - prepare a sampling event's next period
- * @event: the event
+ * perf_swevent_set_period - count the periods that elapsed, start the next
+ * @event: a sampling event whose period_left went non-negative
+ *
+ * hw.period_left counts up from minus the period: it reaches 0 when a
+ * period is complete.  What went past the end carries over.
  *
  * Return: the number of periods that elapsed.
  */
 u64 perf_swevent_set_period(struct perf_event *event)
 {
 	struct hw_perf_event *hwc = &event->hw;
+	u64 period = hwc->sample_period;
+	s64 left = local64_read(&hwc->period_left);
+	u64 nr;
 
-	local64_set(&hwc->period_left, -(s64)hwc->sample_period);
-	return 0;
+	hwc->last_period = period;
+	if (left < 0 || !period)
+		return 0;
+	nr = div64_u64(left, period) + 1;
+	local64_set(&hwc->period_left, left - nr * period);
+	return nr;
+}
+
+/**
+ * perf_swevent_hit - add @nr occurrences to an event and sample its overflows
+ * @event: the event, active on this CPU
+ * @nr: how many
+ * @data: the sample, started by the caller
+ * @regs: the registers at the occurrence, or NULL
+ *
+ * Shared by the software, tracepoint and breakpoint PMUs.  Interrupts
+ * or preemption off, inside the software event recursion protection.
+ */
+void perf_swevent_hit(struct perf_event *event, u64 nr,
+		      struct perf_sample_data *data, struct pt_regs *regs)
+{
+	struct hw_perf_event *hwc = &event->hw;
+	u64 overflows;
+
+	local64_add(nr, &event->count);
+	if (!is_sampling_event(event) || !regs)
+		return;
+
+	/* A period of 1 samples every occurrence, whatever @nr is. */
+	if (nr == 1 && hwc->sample_period == 1 && !event->attr.freq) {
+		hwc->last_period = 1;
+		data->period = 1;
+		perf_event_overflow(event, data, regs);
+		return;
+	}
+
+	if (local64_add_negative(nr, &hwc->period_left))
+		return;
+	overflows = perf_swevent_set_period(event);
+	for (; overflows; overflows--) {
+		data->period = hwc->last_period;
+		if (perf_event_overflow(event, data, regs))
+			break;
+	}
 }
 
 static bool perf_swevent_is_clock(struct perf_event *event)
@@ -183,6 +239,9 @@ static void perf_swevent_start(struct perf_event *event, int flags)
 {
 	if (perf_swevent_is_clock(event))
 		local64_set(&event->hw.prev_count, local_clock());
+	if (is_sampling_event(event) && !local64_read(&event->hw.period_left))
+		local64_set(&event->hw.period_left,
+			    -(s64)event->hw.sample_period);
 	event->hw.state = 0;
 }
 
