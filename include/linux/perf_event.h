@@ -55,6 +55,7 @@
 struct bpf_prog;
 struct perf_mux_cpu;
 struct perf_event;
+struct perf_buffer;
 struct perf_event_context;
 struct perf_sample_data;
 struct pmu;
@@ -92,9 +93,22 @@ struct hw_perf_event {
 	u64				last_period;
 	local64_t			period_left;
 
+	/*
+	 * Throttling: overflows in the current tick, and the tick they were
+	 * counted in; PERF_HW_THROTTLED once the event was throttled.
+	 */
+	u64				interrupts_seq;
+	u64				interrupts;
+
+	/* Frequency mode: the count and time of the last adjustment. */
+	u64				freq_time_stamp;
+	u64				freq_count_stamp;
+
 	union {
 		/* Tracepoint events: their entry on the trace event's list. */
 		struct list_head	tp_list;
+		/* Software clock events: the timer they sample from. */
+		struct hrtimer		hrtimer;
 #ifdef CONFIG_HAVE_HW_BREAKPOINT
 		/* Breakpoint events: the debug register setting. */
 		struct arch_hw_breakpoint info;
@@ -102,6 +116,9 @@ struct hw_perf_event {
 	};
 #endif
 };
+
+/* hw_perf_event::interrupts of an event throttled until the next tick */
+#define PERF_HW_THROTTLED	(~0ULL)
 
 /* hw_perf_event::state */
 #define PERF_HES_STOPPED	0x01	/* not counting */
@@ -255,6 +272,35 @@ struct perf_event {
 
 	perf_overflow_handler_t		overflow_handler;
 	void				*overflow_handler_context;
+
+	/*
+	 * Output (kernel/events/ring_buffer.c, mmap.c): the buffer samples
+	 * and records go to, this event's own or the one it was redirected
+	 * to, and the entry on that buffer's list of writers.  Both change
+	 * under perf_mmap_mutex only; writers read @rb under RCU.
+	 * @mmap_count counts the mappings made through this event.
+	 */
+	struct perf_buffer __rcu	*rb;
+	struct list_head		rb_entry;
+	atomic_t			mmap_count;
+	/* Records this event could not write (PERF_FORMAT_LOST). */
+	atomic64_t			lost_samples;
+	/* The timestamp clock of records (attr.use_clockid). */
+	u64				(*clock)(void);
+
+	/*
+	 * Work an overflow asks for but cannot do where it happens (NMI,
+	 * under the runqueue lock): done by @pending_irq on the same CPU.
+	 * PERF_PENDING_* bits in @pending, the signal for SIGIO in
+	 * @pending_kill, the address for sigtrap in @pending_addr.
+	 */
+	struct irq_work			pending_irq;
+	unsigned long			pending;
+	int				pending_kill;
+	u64				pending_addr;
+	struct fasync_struct		*fasync;
+	/* Overflows left before the event disables itself (IOC_REFRESH). */
+	atomic_t			event_limit;
 	void				(*destroy)(struct perf_event *event);
 	struct rcu_head			rcu_head;
 
@@ -286,6 +332,27 @@ struct perf_callchain_entry {
 	u64				nr;
 	u64				ip[];
 };
+
+/**
+ * struct perf_callchain_entry_ctx - a call chain being collected
+ * @entry: where it goes
+ * @max_stack: how many addresses it may hold
+ * @nr: addresses stored so far
+ * @contexts: PERF_CONTEXT_* markers stored so far
+ */
+struct perf_callchain_entry_ctx {
+	struct perf_callchain_entry	*entry;
+	u32				max_stack;
+	u32				nr;
+	u16				contexts;
+};
+
+int perf_callchain_store(struct perf_callchain_entry_ctx *ctx, u64 ip);
+/* The architecture walks the stacks: kernel and user (frame pointers). */
+void perf_callchain_kernel(struct perf_callchain_entry_ctx *ctx,
+			   struct pt_regs *regs);
+void perf_callchain_user(struct perf_callchain_entry_ctx *ctx,
+			 struct pt_regs *regs);
 
 /**
  * struct perf_sample_data - what one sample is made of

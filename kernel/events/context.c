@@ -436,11 +436,58 @@ void __perf_event_task_sched_in(struct task_struct *prev,
 /**
  * perf_event_task_tick - the scheduler tick on this CPU
  *
- * Runs in hard interrupt context.  Nothing to do while every PMU can hold
- * all of its events at once.
+ * Runs in hard interrupt context: unthrottles the events throttled in
+ * the last tick and re-estimates the periods of frequency events, in the
+ * CPU's context and the running task's.
  */
 void perf_event_task_tick(void)
 {
+	struct perf_cpu_context *cpuctx = this_cpu_ptr(&perf_cpu_ctx);
+	struct perf_event_context *ctx;
+
+	lockdep_assert_irqs_disabled();
+	if (!perf_overflow_tick_needed())
+		return;
+
+	raw_spin_lock(&cpuctx->ctx.lock);
+	perf_overflow_tick(&cpuctx->ctx);
+	raw_spin_unlock(&cpuctx->ctx.lock);
+
+	ctx = cpuctx->task_ctx;
+	if (ctx) {
+		raw_spin_lock(&ctx->lock);
+		perf_overflow_tick(ctx);
+		raw_spin_unlock(&ctx->lock);
+	}
+	perf_overflow_tick_done();
+}
+
+/**
+ * perf_event_times_now - an event's enabled and running times, now
+ * @event: the event
+ * @enabled: its total time enabled
+ * @running: its total time running
+ *
+ * Without the context's lock, so usable from a sample in NMI context;
+ * on the CPU the event is active on, the result is exact.
+ */
+void perf_event_times_now(struct perf_event *event, u64 *enabled,
+			  u64 *running)
+{
+	struct perf_event_context *ctx = event->ctx;
+	enum perf_event_state state = min(READ_ONCE(event->state),
+					  READ_ONCE(event->group_leader->state));
+	u64 now = READ_ONCE(ctx->time), delta;
+
+	if (READ_ONCE(ctx->is_active))
+		now += perf_clock() - READ_ONCE(ctx->timestamp);
+	delta = now - READ_ONCE(event->tstamp);
+	*enabled = event->total_time_enabled;
+	*running = event->total_time_running;
+	if (state >= PERF_EVENT_STATE_INACTIVE)
+		*enabled += delta;
+	if (state == PERF_EVENT_STATE_ACTIVE)
+		*running += delta;
 }
 
 struct perf_ctx_call_data {
@@ -477,6 +524,27 @@ static int perf_ctx_call_here(struct perf_ctx_call_data *call)
 	call->func(call->event, ctx, call->data);
 	raw_spin_unlock_irqrestore(&ctx->lock, flags);
 	return 0;
+}
+
+static void ctx_disable_event(struct perf_event *event,
+			      struct perf_event_context *ctx, void *unused);
+
+/**
+ * perf_event_disable_inatomic - disable an event from interrupt context
+ * @event: the event
+ *
+ * For an event that ran out of refreshes, from its irq_work on the CPU
+ * it overflowed on.  If its context has moved to another CPU meanwhile,
+ * that CPU's next scheduling of it is left alone: the event was already
+ * stopped by its PMU.
+ */
+void perf_event_disable_inatomic(struct perf_event *event)
+{
+	struct perf_ctx_call_data call = {
+		.ctx = event->ctx, .func = ctx_disable_event, .event = event,
+	};
+
+	perf_ctx_call_here(&call);
 }
 
 static void perf_ctx_call_ipi(void *info)

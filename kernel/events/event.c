@@ -13,10 +13,48 @@
 #include <linux/slab.h>
 #include <linux/sched/task.h>
 #include <linux/pid_namespace.h>
+#include <linux/timekeeping.h>
 
 #include "internal.h"
 
 static atomic64_t perf_event_ids;
+
+/*
+ * The clock of attr.clockid, and whether it may be read in NMI context;
+ * a PMU that raises its overflows as NMIs needs one that may.
+ */
+static int perf_event_set_clock(struct perf_event *event)
+{
+	bool nmi_safe = true;
+
+	if (!event->attr.use_clockid)
+		return 0;
+	switch (event->attr.clockid) {
+	case CLOCK_MONOTONIC:
+		event->clock = ktime_get_mono_fast_ns;
+		break;
+	case CLOCK_MONOTONIC_RAW:
+		event->clock = ktime_get_raw_fast_ns;
+		break;
+	case CLOCK_REALTIME:
+		event->clock = ktime_get_real_ns;
+		nmi_safe = false;
+		break;
+	case CLOCK_BOOTTIME:
+		event->clock = ktime_get_boottime_ns;
+		nmi_safe = false;
+		break;
+	case CLOCK_TAI:
+		event->clock = ktime_get_clocktai_ns;
+		nmi_safe = false;
+		break;
+	default:
+		return -EINVAL;
+	}
+	if (!nmi_safe && !(event->pmu->capabilities & PERF_PMU_CAP_NO_NMI))
+		return -EINVAL;
+	return 0;
+}
 
 /**
  * perf_next_event_id - a fresh event id, never reused while the system runs
@@ -26,6 +64,14 @@ static atomic64_t perf_event_ids;
 u64 perf_next_event_id(void)
 {
 	return atomic64_inc_return(&perf_event_ids);
+}
+
+/* Undo what the PMU's event_init did. */
+static void perf_event_destroy_pmu(struct perf_event *event)
+{
+	if (event->destroy)
+		event->destroy(event);
+	module_put(event->pmu->module);
 }
 
 /**
@@ -62,6 +108,7 @@ struct perf_event *perf_event_alloc(struct perf_event_attr *attr, int cpu,
 	mutex_init(&event->child_mutex);
 	INIT_LIST_HEAD(&event->child_list);
 	INIT_LIST_HEAD(&event->child_entry);
+	INIT_LIST_HEAD(&event->rb_entry);
 
 	event->attr = *attr;
 	event->cpu = cpu;
@@ -92,6 +139,12 @@ struct perf_event *perf_event_alloc(struct perf_event_attr *attr, int cpu,
 	ret = perf_pmu_init_event(event);
 	if (ret)
 		goto fail;
+	ret = perf_event_set_clock(event);
+	if (ret) {
+		perf_event_destroy_pmu(event);
+		goto fail;
+	}
+	perf_event_init_pending(event);
 
 	if (task)
 		static_branch_inc(&perf_sched_events);
@@ -121,9 +174,9 @@ void perf_event_free(struct perf_event *event)
 {
 	event->state = PERF_EVENT_STATE_DEAD;
 
-	if (event->destroy)
-		event->destroy(event);
-	module_put(event->pmu->module);
+	perf_event_release_output(event);
+	perf_event_sync_pending(event);
+	perf_event_destroy_pmu(event);
 
 	if (event->attach_state & PERF_ATTACH_TASK) {
 		static_branch_dec(&perf_sched_events);
@@ -180,6 +233,9 @@ bool perf_event_valid_group(struct perf_event *leader,
 	if (leader->ctx != ctx)
 		return false;
 	if (leader->cpu != event->cpu)
+		return false;
+	/* Times in one group's records come from one clock. */
+	if (leader->clock != event->clock)
 		return false;
 	return leader->state > PERF_EVENT_STATE_EXIT;
 }

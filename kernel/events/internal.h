@@ -19,7 +19,11 @@
  *   hw_breakpoint.c  the breakpoint PMU and the hw_breakpoint API
  *   sysctl.c      /proc/sys/kernel/perf_* and their derived limits
  *   callchain.c   call chain depth limits
- *   overflow.c    what happens when a sampling event overflows
+ *   overflow.c    what happens when a sampling event overflows: throttling,
+ *                 refresh limits, sigtrap, the work left for irq_work
+ *   ring_buffer.c the mmap()ed buffer and writing records into it
+ *   mmap.c        mmap() of an event, memory accounting, output redirection
+ *   sample.c      PERF_RECORD_SAMPLE and the sample_id of other records
  *   core.c        bringing it all up at boot
  */
 #ifndef _KERNEL_EVENTS_INTERNAL_H
@@ -140,6 +144,128 @@ void perf_swevent_hit(struct perf_event *event, u64 nr,
 
 /* tracepoint.c */
 void perf_tp_register(void);
+
+/*
+ * struct perf_buffer - a ring buffer (ring_buffer.c)
+ *
+ * @head, @nest, @events, @wakeup and @lost are written only by the CPU
+ * its writers run on (local_t); @event_list changes under @event_lock
+ * and is walked under RCU; the mmap fields change under perf_mmap_mutex.
+ */
+struct perf_buffer {
+	refcount_t			refcount;
+	struct rcu_head			rcu_head;
+
+	local_t				head;	/* where the next record goes */
+	local_t				nest;	/* writers inside, nested */
+	local_t				events;	/* samples toward wakeup_events */
+	local_t				wakeup;	/* wakeups due, a sequence */
+	local_t				lost;	/* records dropped, not yet told */
+	unsigned long			watermark;
+	unsigned long			data_size;
+	unsigned long			nr_pages;
+	bool				overwrite;
+	bool				paused;
+	atomic_t			poll;	/* EPOLLIN for the next poll() */
+
+	struct perf_event_mmap_page	*user_page;
+	void				*data;
+
+	spinlock_t			event_lock;
+	struct list_head		event_list;
+
+	/* Mappings, and the memory they were charged for. */
+	atomic_t			mmap_count;
+	struct user_struct		*mmap_user;
+	struct mm_struct		*mmap_mm;
+	unsigned long			mmap_user_pages;
+	unsigned long			mmap_pinned_pages;
+};
+
+/* A record being written: from perf_output_begin() to perf_output_end(). */
+struct perf_output_handle {
+	struct perf_event		*event;
+	struct perf_buffer		*rb;
+	unsigned long			wakeup;
+	unsigned long			offset;
+	unsigned long			size;
+};
+
+/* ring_buffer.c */
+struct perf_buffer *perf_buffer_alloc(unsigned long nr_pages,
+				      unsigned long watermark, bool writable);
+struct perf_buffer *perf_buffer_get(struct perf_event *event);
+void perf_buffer_put(struct perf_buffer *rb);
+void perf_buffer_attach(struct perf_event *event, struct perf_buffer *rb);
+void perf_buffer_wakeup(struct perf_buffer *rb);
+__poll_t perf_buffer_poll(struct perf_buffer *rb);
+void perf_buffer_set_paused(struct perf_buffer *rb, bool paused);
+int perf_output_begin(struct perf_output_handle *handle,
+		      struct perf_sample_data *data, struct perf_event *event,
+		      unsigned int size);
+unsigned int perf_output_copy(struct perf_output_handle *handle,
+			      const void *buf, unsigned int len);
+void perf_output_skip(struct perf_output_handle *handle, unsigned int len);
+unsigned long perf_output_copy_user(struct perf_output_handle *handle,
+				    const void __user *src, unsigned long len);
+void perf_output_end(struct perf_output_handle *handle);
+void perf_output_sample_done(struct perf_output_handle *handle);
+
+#define perf_output_put(handle, x) perf_output_copy((handle), &(x), sizeof(x))
+
+/* mmap.c */
+extern struct mutex perf_mmap_mutex;
+int perf_mmap(struct file *file, struct vm_area_struct *vma);
+int perf_event_set_output(struct perf_event *event,
+			  struct perf_event *output);
+void perf_event_release_output(struct perf_event *event);
+void perf_event_update_userpage(struct perf_event *event);
+
+/* sample.c */
+void perf_sample_id_prepare(struct perf_sample_data *data,
+			    struct perf_event *event);
+unsigned int perf_sample_id_size(struct perf_event *event);
+void perf_output_sample_id(struct perf_output_handle *handle,
+			   struct perf_event *event,
+			   struct perf_sample_data *data);
+void perf_event_output(struct perf_event *event,
+		       struct perf_sample_data *data, struct pt_regs *regs);
+u64 perf_event_time_clock(struct perf_event *event);
+
+/* callchain.c */
+struct perf_callchain_entry *perf_callchain(struct perf_event *event,
+					    struct pt_regs *regs);
+
+/* context.c */
+void perf_event_times_now(struct perf_event *event, u64 *enabled,
+			  u64 *running);
+void perf_event_disable_inatomic(struct perf_event *event);
+
+/* cgroup.c: the cgroup id PERF_SAMPLE_CGROUP carries */
+#ifdef CONFIG_CGROUP_PERF
+u64 perf_cgroup_sample_id(void);
+#else
+static inline u64 perf_cgroup_sample_id(void)
+{
+	return 0;
+}
+#endif
+
+/* overflow.c */
+#define PERF_PENDING_WAKEUP	0	/* wake readers, send SIGIO */
+#define PERF_PENDING_DISABLE	1	/* disable the event (refresh ran out) */
+#define PERF_PENDING_SIGTRAP	2	/* send the overflow's SIGTRAP */
+
+int __perf_event_overflow(struct perf_event *event, bool may_throttle,
+			  struct perf_sample_data *data, struct pt_regs *regs);
+void perf_event_pending(struct perf_event *event, int what);
+void perf_event_init_pending(struct perf_event *event);
+void perf_event_sync_pending(struct perf_event *event);
+void perf_overflow_tick(struct perf_event_context *ctx);
+void perf_overflow_tick_done(void);
+bool perf_overflow_tick_needed(void);
+void perf_event_set_period(struct perf_event *event, u64 value);
+int perf_event_refresh(struct perf_event *event, int refresh);
 
 /* The event id counter: ids are unique over the life of the system. */
 u64 perf_next_event_id(void);

@@ -3,10 +3,245 @@
  * What happens when a sampling event overflows: the PMU driver (or the
  * software event path) calls perf_event_overflow() with the sample it
  * started and the registers of the interrupted context.
+ *
+ * In order: the overflow is counted against the per-tick limit
+ * (perf_event_max_sample_rate / HZ) and the event throttled past it; a
+ * frequency event's period is re-estimated; a refresh limit
+ * (PERF_EVENT_IOC_REFRESH) is counted down; then the sample goes to the
+ * kernel user's handler or the ring buffer.  What cannot be done in NMI
+ * or under the runqueue lock (waking readers, SIGIO, disabling the
+ * event, sigtrap) is left to the event's irq_work, which runs on the
+ * same CPU as soon as interrupts are enabled again.
  */
 #include <linux/perf_event.h>
+#include <linux/sched/signal.h>
+#include <linux/tick.h>
 
 #include "internal.h"
+
+/* Ticks on this CPU, and events throttled on it since the last one. */
+static DEFINE_PER_CPU(u64, perf_tick_seq);
+static DEFINE_PER_CPU(int, perf_throttled);
+
+/* Frequency events in the system: the tick adjusts their periods. */
+static atomic_t perf_nr_freq_events;
+
+static unsigned int perf_max_samples_per_tick(void)
+{
+	return DIV_ROUND_UP(READ_ONCE(sysctl_perf_event_sample_rate), HZ);
+}
+
+static void perf_log_throttle(struct perf_event *event, bool unthrottle)
+{
+	struct perf_output_handle handle;
+	struct perf_sample_data data;
+	struct {
+		struct perf_event_header	header;
+		u64				time;
+		u64				id;
+		u64				stream_id;
+	} rec = {
+		.header = {
+			.type = unthrottle ? PERF_RECORD_UNTHROTTLE :
+					     PERF_RECORD_THROTTLE,
+			.size = sizeof(rec) + perf_sample_id_size(event),
+		},
+		.time = perf_event_time_clock(event),
+		.id = event->parent ? event->parent->id : event->id,
+		.stream_id = event->id,
+	};
+
+	perf_sample_id_prepare(&data, event);
+	if (perf_output_begin(&handle, &data, event, rec.header.size))
+		return;
+	perf_output_put(&handle, rec);
+	perf_output_sample_id(&handle, event, &data);
+	perf_output_end(&handle);
+}
+
+/*
+ * Count an overflow in this tick.  Return true if the event is (now)
+ * throttled; with @may_throttle false it never becomes so here.
+ */
+static bool perf_overflow_throttled(struct perf_event *event,
+				    bool may_throttle)
+{
+	struct hw_perf_event *hwc = &event->hw;
+	u64 seq = __this_cpu_read(perf_tick_seq);
+
+	if (unlikely(hwc->interrupts == PERF_HW_THROTTLED))
+		return true;
+	if (hwc->interrupts_seq != seq) {
+		hwc->interrupts_seq = seq;
+		hwc->interrupts = 0;
+	}
+	if (++hwc->interrupts <= perf_max_samples_per_tick() || !may_throttle)
+		return false;
+
+	hwc->interrupts = PERF_HW_THROTTLED;
+	__this_cpu_inc(perf_throttled);
+	tick_nohz_dep_set_cpu(smp_processor_id(), TICK_DEP_BIT_PERF_EVENTS);
+	perf_log_throttle(event, false);
+	return true;
+}
+
+/*
+ * A frequency event: estimate the rate from the time the last period
+ * took and aim the next period at attr.sample_freq.
+ */
+static void perf_overflow_adjust_freq(struct perf_event *event)
+{
+	struct hw_perf_event *hwc = &event->hw;
+	u64 now = perf_clock(), elapsed = now - hwc->freq_time_stamp;
+	u64 period;
+
+	hwc->freq_time_stamp = now;
+	/* Only estimates over a short, recent interval are any good. */
+	if (!elapsed || elapsed > 2 * TICK_NSEC)
+		return;
+	/* events/s = last_period / elapsed * 1e9; period = that / freq. */
+	period = div64_u64(hwc->last_period * NSEC_PER_SEC,
+			   elapsed * event->attr.sample_freq);
+	/* Move half way, so one odd interval does not throw it off. */
+	period = (hwc->sample_period + period) / 2;
+	hwc->sample_period = max_t(u64, period, 1);
+}
+
+/* Send the SIGTRAP of attr.sigtrap; from the irq_work, on the event's CPU. */
+static void perf_pending_sigtrap(struct perf_event *event)
+{
+	struct task_struct *task = event->ctx->task;
+
+	/* The signal is for the thread that caused the overflow. */
+	if (task && task != current)
+		return;
+	if (current->flags & (PF_KTHREAD | PF_EXITING))
+		return;
+	send_sig_perf((void __user *)(unsigned long)event->pending_addr,
+		      event->attr.type, event->attr.sig_data);
+}
+
+static void perf_pending_wakeup(struct perf_event *event)
+{
+	struct perf_buffer *rb;
+
+	rcu_read_lock();
+	rb = rcu_dereference(event->rb);
+	if (rb) {
+		perf_buffer_wakeup(rb);
+	} else {
+		wake_up_all(&event->waitq);
+		kill_fasync(&event->fasync, SIGIO,
+			    READ_ONCE(event->pending_kill) ?: POLL_IN);
+		WRITE_ONCE(event->pending_kill, 0);
+	}
+	rcu_read_unlock();
+}
+
+static void perf_pending_irq(struct irq_work *work)
+{
+	struct perf_event *event = container_of(work, struct perf_event,
+						pending_irq);
+	int rctx;
+
+	/* Software events raised by what we do here are not counted. */
+	rctx = perf_swevent_get_recursion_context();
+	if (test_and_clear_bit(PERF_PENDING_DISABLE, &event->pending))
+		perf_event_disable_inatomic(event);
+	if (test_and_clear_bit(PERF_PENDING_SIGTRAP, &event->pending))
+		perf_pending_sigtrap(event);
+	if (test_and_clear_bit(PERF_PENDING_WAKEUP, &event->pending))
+		perf_pending_wakeup(event);
+	if (rctx >= 0)
+		perf_swevent_put_recursion_context(rctx);
+}
+
+/**
+ * perf_event_init_pending - set up an event's deferred work
+ * @event: the new event
+ */
+void perf_event_init_pending(struct perf_event *event)
+{
+	init_irq_work(&event->pending_irq, perf_pending_irq);
+	if (event->attr.freq && event->attr.sample_freq) {
+		atomic_inc(&perf_nr_freq_events);
+		event->hw.sample_period = 1;
+	}
+}
+
+/**
+ * perf_event_sync_pending - wait for an event's deferred work, before
+ *	it is freed
+ * @event: the event, no longer able to overflow
+ */
+void perf_event_sync_pending(struct perf_event *event)
+{
+	irq_work_sync(&event->pending_irq);
+	if (event->attr.freq && event->attr.sample_freq)
+		atomic_dec(&perf_nr_freq_events);
+}
+
+/**
+ * perf_event_pending - leave work for the event's irq_work
+ * @event: the event
+ * @what: PERF_PENDING_*
+ *
+ * Any context, NMI included.
+ */
+void perf_event_pending(struct perf_event *event, int what)
+{
+	set_bit(what, &event->pending);
+	irq_work_queue(&event->pending_irq);
+}
+
+/**
+ * __perf_event_overflow - handle an overflow
+ * @event: the event
+ * @may_throttle: whether this overflow may get the event throttled
+ * @data: the sample
+ * @regs: the registers at the overflow
+ *
+ * The software PMU does not let the first overflow of an occurrence
+ * throttle, as it has no way to stop the occurrences themselves.
+ *
+ * Return: 1 if the PMU must stop the event, 0 to go on.
+ */
+int __perf_event_overflow(struct perf_event *event, bool may_throttle,
+			  struct perf_sample_data *data, struct pt_regs *regs)
+{
+	int ret = 0, limit;
+
+	if (!is_sampling_event(event))
+		return 0;
+	if (perf_overflow_throttled(event, may_throttle))
+		return 1;
+	if (event->attr.freq)
+		perf_overflow_adjust_freq(event);
+
+	event->pending_kill = POLL_IN;
+	limit = atomic_read(&event->event_limit);
+	if (limit && atomic_dec_and_test(&event->event_limit)) {
+		ret = 1;
+		event->pending_kill = POLL_HUP;
+		perf_event_pending(event, PERF_PENDING_DISABLE);
+	}
+
+	if (event->attr.sigtrap) {
+		event->pending_addr = data->sample_flags & PERF_SAMPLE_ADDR ?
+				      data->addr : 0;
+		perf_event_pending(event, PERF_PENDING_SIGTRAP);
+	}
+
+	if (event->overflow_handler)
+		event->overflow_handler(event, data, regs);
+	else
+		perf_event_output(event, data, regs);
+
+	/* O_ASYNC owners hear of every overflow, not only of wakeups. */
+	if (READ_ONCE(event->fasync) && event->pending_kill)
+		perf_event_pending(event, PERF_PENDING_WAKEUP);
+	return ret;
+}
 
 /**
  * perf_event_overflow - a sampling event completed a period
@@ -14,8 +249,7 @@
  * @data: the sample, started with perf_sample_data_init()
  * @regs: the registers at the overflow
  *
- * Runs the kernel user's handler if it has one.  May be called in NMI
- * context.
+ * For PMU drivers.  May be called in NMI context.
  *
  * Return: 1 if the PMU must stop the event (it was throttled or ran out
  * of refreshes), 0 to go on.
@@ -23,8 +257,136 @@
 int perf_event_overflow(struct perf_event *event,
 			struct perf_sample_data *data, struct pt_regs *regs)
 {
-	if (event->overflow_handler)
-		event->overflow_handler(event, data, regs);
-	return 0;
+	return __perf_event_overflow(event, true, data, regs);
 }
 EXPORT_SYMBOL_GPL(perf_event_overflow);
+
+/* The tick's work on one active event; ctx->lock held. */
+static void perf_tick_event(struct perf_event *event, bool unthrottle)
+{
+	struct hw_perf_event *hwc = &event->hw;
+	u64 count, delta, period;
+
+	if (event->state != PERF_EVENT_STATE_ACTIVE ||
+	    event->oncpu != smp_processor_id() || !is_sampling_event(event))
+		return;
+
+	if (unthrottle && hwc->interrupts == PERF_HW_THROTTLED) {
+		hwc->interrupts = 0;
+		perf_log_throttle(event, true);
+		event->pmu->start(event, 0);
+	}
+
+	if (!event->attr.freq)
+		return;
+	/* A period that did not complete in a tick is far too long. */
+	event->pmu->read(event);
+	count = local64_read(&event->count);
+	delta = count - hwc->freq_count_stamp;
+	hwc->freq_count_stamp = count;
+	if (!delta || hwc->interrupts_seq == __this_cpu_read(perf_tick_seq))
+		return;
+	period = div64_u64(delta * HZ, event->attr.sample_freq);
+	if (period < hwc->sample_period)
+		hwc->sample_period = max_t(u64, period, 1);
+}
+
+/**
+ * perf_overflow_tick - unthrottle and re-estimate the events of a context
+ * @ctx: a context scheduled in on this CPU, locked
+ *
+ * From the scheduler tick; costs nothing while no event uses a frequency
+ * and none was throttled.
+ */
+void perf_overflow_tick(struct perf_event_context *ctx)
+{
+	bool unthrottle = __this_cpu_read(perf_throttled);
+	struct perf_event *event;
+
+	if (!unthrottle && !atomic_read(&perf_nr_freq_events))
+		return;
+	list_for_each_entry(event, &ctx->event_list, event_entry)
+		perf_tick_event(event, unthrottle);
+}
+
+/**
+ * perf_overflow_tick_done - the tick went through every context
+ *
+ * Starts a new throttling interval on this CPU.
+ */
+void perf_overflow_tick_done(void)
+{
+	__this_cpu_inc(perf_tick_seq);
+	if (__this_cpu_read(perf_throttled)) {
+		__this_cpu_write(perf_throttled, 0);
+		tick_nohz_dep_clear_cpu(smp_processor_id(),
+					TICK_DEP_BIT_PERF_EVENTS);
+	}
+}
+
+/**
+ * perf_overflow_tick_needed - is there work for perf_overflow_tick()?
+ *
+ * Return: true if an event uses a frequency or was throttled here.
+ */
+bool perf_overflow_tick_needed(void)
+{
+	return __this_cpu_read(perf_throttled) ||
+	       atomic_read(&perf_nr_freq_events);
+}
+
+/**
+ * perf_event_refresh - allow @refresh more overflows, then disable
+ * @event: a sampling event that is not inherited
+ * @refresh: how many
+ *
+ * Enables the event.  Caller holds the context's mutex.
+ *
+ * Return: 0, or -EINVAL for an event that does not sample or is
+ * inherited.
+ */
+int perf_event_refresh(struct perf_event *event, int refresh)
+{
+	if (event->attr.inherit || !is_sampling_event(event))
+		return -EINVAL;
+	atomic_add(refresh, &event->event_limit);
+	perf_event_enable_nogroup(event);
+	return 0;
+}
+
+static void ctx_set_period(struct perf_event *event,
+			   struct perf_event_context *ctx, void *data)
+{
+	bool active = event->state == PERF_EVENT_STATE_ACTIVE &&
+		      event->oncpu == smp_processor_id();
+	u64 value = *(u64 *)data;
+
+	if (event->attr.freq) {
+		event->attr.sample_freq = value;
+		return;
+	}
+	if (active) {
+		perf_pmu_disable(event->pmu);
+		event->pmu->stop(event, PERF_EF_UPDATE);
+	}
+	event->attr.sample_period = value;
+	event->hw.sample_period = value;
+	/* The new period starts now. */
+	local64_set(&event->hw.period_left, 0);
+	if (active) {
+		event->pmu->start(event, PERF_EF_RELOAD);
+		perf_pmu_enable(event->pmu);
+	}
+}
+
+/**
+ * perf_event_set_period - PERF_EVENT_IOC_PERIOD on one event
+ * @event: a sampling event
+ * @value: the new period, or frequency for a frequency event
+ *
+ * Takes effect at once, where the event runs.
+ */
+void perf_event_set_period(struct perf_event *event, u64 value)
+{
+	perf_event_call(event, ctx_set_period, &value);
+}

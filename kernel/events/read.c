@@ -103,7 +103,7 @@ static void perf_read_tail(struct perf_read_buf *buf,
 	if (fmt & PERF_FORMAT_ID)
 		perf_read_put(buf, event->id);
 	if (fmt & PERF_FORMAT_LOST)
-		perf_read_put(buf, 0);
+		perf_read_put(buf, atomic64_read(&event->lost_samples));
 }
 
 /* Fill the buffer with ctx->lock held on the context's CPU. */
@@ -248,13 +248,25 @@ static void perf_ioctl_apply(struct perf_event *event, perf_event_op_t fn,
 		perf_event_apply_to_copies(sibling, fn);
 }
 
+/* Give an event (or a copy) the period its original now has. */
+static void perf_period_apply(struct perf_event *event)
+{
+	struct perf_event *orig = event->parent ?: event;
+
+	perf_event_set_period(event, orig->attr.freq ?
+				     orig->attr.sample_freq :
+				     orig->attr.sample_period);
+}
+
 static int perf_ioctl_period(struct perf_event *event, u64 __user *uperiod)
 {
 	u64 period;
 
+	if (!is_sampling_event(event))
+		return -EINVAL;
 	if (copy_from_user(&period, uperiod, sizeof(period)))
 		return -EFAULT;
-	if (!is_sampling_event(event) || !period)
+	if (!period)
 		return -EINVAL;
 	if (event->attr.freq) {
 		if (period > sysctl_perf_event_sample_rate)
@@ -264,8 +276,8 @@ static int perf_ioctl_period(struct perf_event *event, u64 __user *uperiod)
 		if (period & BIT_ULL(63))
 			return -EINVAL;
 		event->attr.sample_period = period;
-		event->hw.sample_period = period;
 	}
+	perf_event_apply_to_copies(event, perf_period_apply);
 	return 0;
 }
 
@@ -273,18 +285,33 @@ static int perf_ioctl_set_output(struct perf_event *event, int fd)
 {
 	struct perf_event *output;
 	struct fd f;
-	int ret = 0;
+	int ret;
 
 	if (fd == -1)
-		return 0;
+		return perf_event_set_output(event, NULL);
 
 	f = fdget(fd);
 	if (!f.file)
 		return -EBADF;
 	output = perf_event_from_file(f.file);
-	/* No event has a ring buffer to redirect into yet. */
-	ret = output ? -EINVAL : -EBADF;
+	ret = output ? perf_event_set_output(event, output) : -EBADF;
 	fdput(f);
+	return ret;
+}
+
+static int perf_ioctl_pause_output(struct perf_event *event,
+				   unsigned long paused)
+{
+	struct perf_buffer *rb;
+	int ret = -EINVAL;
+
+	rcu_read_lock();
+	rb = rcu_dereference(event->rb);
+	if (rb && rb->nr_pages) {
+		perf_buffer_set_paused(rb, paused);
+		ret = 0;
+	}
+	rcu_read_unlock();
 	return ret;
 }
 
@@ -317,9 +344,7 @@ static long perf_ioctl_locked(struct perf_event *event, unsigned int cmd,
 		perf_ioctl_apply(event, perf_ioctl_reset, arg);
 		return 0;
 	case PERF_EVENT_IOC_REFRESH:
-		if (event->attr.inherit || !is_sampling_event(event))
-			return -EINVAL;
-		return -EOPNOTSUPP;
+		return perf_event_refresh(event, arg);
 	case PERF_EVENT_IOC_PERIOD:
 		return perf_ioctl_period(event, (u64 __user *)arg);
 	case PERF_EVENT_IOC_ID:
@@ -338,8 +363,7 @@ static long perf_ioctl_locked(struct perf_event *event, unsigned int cmd,
 	case PERF_EVENT_IOC_QUERY_BPF:
 		return -EOPNOTSUPP;
 	case PERF_EVENT_IOC_PAUSE_OUTPUT:
-		/* No ring buffer to pause. */
-		return -EINVAL;
+		return perf_ioctl_pause_output(event, arg);
 	case PERF_EVENT_IOC_MODIFY_ATTRIBUTES:
 		return perf_ioctl_modify_attributes(event,
 				(struct perf_event_attr __user *)arg);

@@ -17,6 +17,8 @@
 #include <linux/perf_event.h>
 #include <linux/sched/clock.h>
 #include <linux/percpu.h>
+#include <linux/sched.h>
+#include <asm/irq_regs.h>
 
 #include "internal.h"
 
@@ -184,26 +186,27 @@ void perf_swevent_hit(struct perf_event *event, u64 nr,
 		      struct perf_sample_data *data, struct pt_regs *regs)
 {
 	struct hw_perf_event *hwc = &event->hw;
-	u64 overflows;
+	u64 overflows, i;
 
 	local64_add(nr, &event->count);
 	if (!is_sampling_event(event) || !regs)
 		return;
 
-	/* A period of 1 samples every occurrence, whatever @nr is. */
+	/* A period of 1 samples every occurrence. */
 	if (nr == 1 && hwc->sample_period == 1 && !event->attr.freq) {
 		hwc->last_period = 1;
 		data->period = 1;
-		perf_event_overflow(event, data, regs);
+		__perf_event_overflow(event, false, data, regs);
 		return;
 	}
 
 	if (local64_add_negative(nr, &hwc->period_left))
 		return;
 	overflows = perf_swevent_set_period(event);
-	for (; overflows; overflows--) {
+	/* Only overflows beyond the first of one occurrence may throttle. */
+	for (i = 0; i < overflows; i++) {
 		data->period = hwc->last_period;
-		if (perf_event_overflow(event, data, regs))
+		if (__perf_event_overflow(event, i, data, regs))
 			break;
 	}
 }
@@ -235,10 +238,61 @@ static void perf_swclock_update(struct perf_event *event)
 		local64_add(now - prev, &event->count);
 }
 
+/* Sampling clocks never tick faster than this, in nanoseconds. */
+#define PERF_SWCLOCK_MIN_PERIOD	10000ULL
+
+static u64 perf_swclock_period(struct perf_event *event)
+{
+	return max(event->hw.sample_period, PERF_SWCLOCK_MIN_PERIOD);
+}
+
+/*
+ * A sampling clock samples from an hrtimer, in hard interrupt context on
+ * the event's CPU, with the registers the timer interrupted.
+ */
+static enum hrtimer_restart perf_swclock_hrtimer(struct hrtimer *timer)
+{
+	struct perf_event *event = container_of(timer, struct perf_event,
+						hw.hrtimer);
+	enum hrtimer_restart ret = HRTIMER_RESTART;
+	struct perf_sample_data data;
+	struct pt_regs *regs;
+
+	if (event->state != PERF_EVENT_STATE_ACTIVE)
+		return HRTIMER_NORESTART;
+
+	perf_swclock_update(event);
+	event->hw.last_period = event->hw.sample_period;
+	perf_sample_data_init(&data, 0, event->hw.last_period);
+	regs = get_irq_regs();
+	if (regs && !perf_swevent_excluded(event, regs) &&
+	    !(event->attr.exclude_idle && is_idle_task(current)) &&
+	    __perf_event_overflow(event, true, &data, regs))
+		ret = HRTIMER_NORESTART;
+
+	hrtimer_forward_now(timer, ns_to_ktime(perf_swclock_period(event)));
+	return ret;
+}
+
+static void perf_swclock_timer_start(struct perf_event *event)
+{
+	struct hrtimer *timer = &event->hw.hrtimer;
+
+	hrtimer_start(timer, ns_to_ktime(perf_swclock_period(event)),
+		      HRTIMER_MODE_REL_PINNED_HARD);
+}
+
+static bool perf_swclock_samples(struct perf_event *event)
+{
+	return perf_swevent_is_clock(event) && is_sampling_event(event);
+}
+
 static void perf_swevent_start(struct perf_event *event, int flags)
 {
 	if (perf_swevent_is_clock(event))
 		local64_set(&event->hw.prev_count, local_clock());
+	if (perf_swclock_samples(event))
+		perf_swclock_timer_start(event);
 	if (is_sampling_event(event) && !local64_read(&event->hw.period_left))
 		local64_set(&event->hw.period_left,
 			    -(s64)event->hw.sample_period);
@@ -249,6 +303,8 @@ static void perf_swevent_stop(struct perf_event *event, int flags)
 {
 	if (event->hw.state & PERF_HES_STOPPED)
 		return;
+	if (perf_swclock_samples(event))
+		hrtimer_cancel(&event->hw.hrtimer);
 	if (perf_swevent_is_clock(event))
 		perf_swclock_update(event);
 	event->hw.state = PERF_HES_STOPPED | PERF_HES_UPTODATE;
@@ -297,6 +353,19 @@ static int perf_swevent_event_init(struct perf_event *event)
 		return -EOPNOTSUPP;
 
 	event->group_caps |= PERF_EV_CAP_SOFTWARE;
+	if (perf_swclock_samples(event)) {
+		/* A clock's frequency is a period in nanoseconds. */
+		if (event->attr.freq) {
+			event->attr.sample_period = NSEC_PER_SEC /
+						    event->attr.sample_freq;
+			event->attr.freq = 0;
+		}
+		event->hw.sample_period = event->attr.sample_period;
+		event->hw.last_period = event->hw.sample_period;
+		hrtimer_init(&event->hw.hrtimer, CLOCK_MONOTONIC,
+			     HRTIMER_MODE_REL_HARD);
+		event->hw.hrtimer.function = perf_swclock_hrtimer;
+	}
 	if (perf_swevent_on_list(event)) {
 		static_key_slow_inc(&perf_swevent_enabled[config]);
 		event->destroy = perf_swevent_destroy;

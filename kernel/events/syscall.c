@@ -25,21 +25,51 @@ static int perf_release(struct inode *inode, struct file *file)
 	return 0;
 }
 
+/* The event's task exited and no inherited copy of it is left. */
+static bool perf_event_hung_up(struct perf_event *event)
+{
+	bool hup;
+
+	if (READ_ONCE(event->state) > PERF_EVENT_STATE_EXIT)
+		return false;
+	mutex_lock(&event->child_mutex);
+	hup = list_empty(&event->child_list);
+	mutex_unlock(&event->child_mutex);
+	return hup;
+}
+
+/*
+ * EPOLLIN once the buffer has woken its readers; EPOLLHUP once there is
+ * nothing more to come: the task exited, or there is no buffer at all.
+ */
 static __poll_t perf_poll(struct file *file, poll_table *wait)
 {
 	struct perf_event *event = file->private_data;
+	struct perf_buffer *rb;
+	__poll_t events = EPOLLHUP;
 
 	poll_wait(file, &event->waitq, wait);
-	/*
-	 * Only a ring buffer gives anything to wait for; without one there
-	 * is nothing more to come, as for an event whose task exited.
-	 */
-	return EPOLLHUP;
+	if (perf_event_hung_up(event))
+		return events;
+
+	rcu_read_lock();
+	rb = rcu_dereference(event->rb);
+	if (rb)
+		events = perf_buffer_poll(rb);
+	rcu_read_unlock();
+	return events;
 }
 
-static int perf_mmap(struct file *file, struct vm_area_struct *vma)
+static int perf_fasync(int fd, struct file *file, int on)
 {
-	return -ENODEV;
+	struct perf_event *event = file->private_data;
+	struct inode *inode = file_inode(file);
+	int ret;
+
+	inode_lock(inode);
+	ret = fasync_helper(fd, file, on, &event->fasync);
+	inode_unlock(inode);
+	return ret < 0 ? ret : 0;
 }
 
 const struct file_operations perf_fops = {
@@ -50,6 +80,7 @@ const struct file_operations perf_fops = {
 	.unlocked_ioctl		= perf_ioctl,
 	.compat_ioctl		= perf_ioctl,
 	.mmap			= perf_mmap,
+	.fasync			= perf_fasync,
 };
 
 /**
@@ -172,7 +203,8 @@ static int perf_check_cpu(struct perf_event_attr *attr,
  */
 static struct file *perf_open_event(struct perf_event_attr *attr,
 				    struct task_struct *task, int cpu,
-				    struct perf_event *group_leader)
+				    struct perf_event *group_leader,
+				    struct perf_event *output)
 {
 	struct perf_event_context *ctx;
 	struct perf_event *event;
@@ -202,6 +234,12 @@ static struct file *perf_open_event(struct perf_event_attr *attr,
 	if (group_leader && !perf_event_valid_group(group_leader, event, ctx)) {
 		ret = -EINVAL;
 		goto out_event;
+	}
+
+	if (output) {
+		ret = perf_event_set_output(event, output);
+		if (ret)
+			goto out_event;
 	}
 
 	file = anon_inode_getfile("[perf_event]", &perf_fops, event, O_RDWR);
@@ -248,7 +286,7 @@ SYSCALL_DEFINE5(perf_event_open,
 		struct perf_event_attr __user *, attr_uptr,
 		pid_t, pid, int, cpu, int, group_fd, unsigned long, flags)
 {
-	struct perf_event *group_leader = NULL;
+	struct perf_event *group_leader = NULL, *output = NULL;
 	struct task_struct *task = NULL;
 	struct perf_event_attr attr;
 	struct fd group = { NULL, 0 };
@@ -284,10 +322,8 @@ SYSCALL_DEFINE5(perf_event_open,
 		group_leader = perf_event_from_file(group.file);
 		if (!group_leader)
 			goto out_group;
-		/* No event has a ring buffer to redirect into yet. */
-		ret = -EINVAL;
 		if (flags & PERF_FLAG_FD_OUTPUT)
-			goto out_group;
+			output = group_leader;
 		if (flags & PERF_FLAG_FD_NO_GROUP)
 			group_leader = NULL;
 	}
@@ -307,7 +343,7 @@ SYSCALL_DEFINE5(perf_event_open,
 		}
 	}
 
-	file = perf_open_event(&attr, task, cpu, group_leader);
+	file = perf_open_event(&attr, task, cpu, group_leader, output);
 	if (IS_ERR(file)) {
 		ret = PTR_ERR(file);
 		goto out_task;

@@ -15,6 +15,8 @@
 #include <asm/intel_ds.h>
 #include <asm/mmu_context.h>
 #include <asm/perf_event.h>
+#include <asm/unwind.h>
+#include <linux/uaccess.h>
 
 /* Whether user space may always/never use rdpmc; read at mm switch. */
 DEFINE_STATIC_KEY_FALSE(rdpmc_never_available_key);
@@ -66,6 +68,74 @@ unsigned long perf_misc_flags(struct pt_regs *regs)
 {
 	return user_mode(regs) ? PERF_RECORD_MISC_USER :
 				 PERF_RECORD_MISC_KERNEL;
+}
+
+/**
+ * perf_callchain_kernel - the kernel part of a sample's call chain
+ * @ctx: the chain being collected
+ * @regs: the registers at the overflow, in the kernel
+ *
+ * Registers from an interrupt frame (X86_EFLAGS_FIXED is set in every
+ * real flags value) are unwound from; registers made up by
+ * perf_fetch_caller_regs() only give the stack to start at.
+ */
+void perf_callchain_kernel(struct perf_callchain_entry_ctx *ctx,
+			   struct pt_regs *regs)
+{
+	struct unwind_state state;
+	unsigned long addr;
+	bool frame = regs->flags & X86_EFLAGS_FIXED;
+
+	if (perf_callchain_store(ctx, regs->ip))
+		return;
+	if (frame)
+		unwind_start(&state, current, regs, NULL);
+	else
+		unwind_start(&state, current, NULL, (void *)regs->sp);
+	for (; !unwind_done(&state); unwind_next_frame(&state)) {
+		addr = unwind_get_return_address(&state);
+		if (!addr || perf_callchain_store(ctx, addr))
+			return;
+	}
+}
+
+/* A user stack frame with frame pointers: saved rbp, return address. */
+struct perf_user_frame {
+	unsigned long	next;
+	unsigned long	ret;
+};
+
+/**
+ * perf_callchain_user - the user part of a sample's call chain
+ * @ctx: the chain being collected
+ * @regs: the user registers
+ *
+ * Follows the frame pointer chain, reading the stack without faulting
+ * (this may run in NMI context).  64-bit tasks only.
+ */
+void perf_callchain_user(struct perf_callchain_entry_ctx *ctx,
+			 struct pt_regs *regs)
+{
+	struct perf_user_frame frame;
+	unsigned long fp = regs->bp;
+
+	if (perf_callchain_store(ctx, regs->ip))
+		return;
+	if (!current->mm || !user_64bit_mode(regs))
+		return;
+
+	while (fp && !(fp & (sizeof(long) - 1)) &&
+	       fp < TASK_SIZE_MAX - sizeof(frame)) {
+		if (copy_from_user_nmi(&frame, (void __user *)fp,
+					 sizeof(frame)))
+			break;
+		if (perf_callchain_store(ctx, frame.ret))
+			break;
+		/* Frames go up the stack; anything else is a loop. */
+		if (frame.next <= fp)
+			break;
+		fp = frame.next;
+	}
 }
 
 static int __init x86_pmu_detect(void)

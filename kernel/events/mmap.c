@@ -1,0 +1,322 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * mmap() of an event: creating and sharing ring buffers, charging their
+ * memory, and redirecting an event's output into another event's buffer
+ * (PERF_EVENT_IOC_SET_OUTPUT, PERF_FLAG_FD_OUTPUT).
+ *
+ * A buffer is created by the first mmap() of an event and lives as long
+ * as some mapping of it does: the last munmap() detaches every event
+ * that wrote to it.  Further mmap()s of the same event, or of an event
+ * redirected into it, share it if they ask for the same size.
+ *
+ * Memory: a user may lock perf_event_mlock_kb per online CPU in buffers
+ * (user_struct::perf_mlock); beyond that the pages count against the
+ * process's RLIMIT_MEMLOCK (mm->pinned_vm), and a mapping that would go
+ * past that fails with EPERM unless the caller has CAP_IPC_LOCK or
+ * perf_event_paranoid is -1.  The charge is taken back, from the same
+ * user and process, when the buffer's last mapping goes.
+ */
+#include <linux/perf_event.h>
+#include <linux/mm.h>
+#include <linux/sched/mm.h>
+#include <linux/sched/user.h>
+#include <linux/vmalloc.h>
+#include <linux/capability.h>
+
+#include "internal.h"
+
+/*
+ * Serialises everything that creates, maps, unmaps or redirects ring
+ * buffers: perf_event::rb and perf_event::rb_entry of every event, and
+ * the mmap fields of struct perf_buffer.  Taken inside mmap_lock (mmap()
+ * and munmap() hold it) and inside perf_event_context::mutex (ioctl and
+ * release); nothing is taken inside it but the buffers' event_lock.
+ */
+DEFINE_MUTEX(perf_mmap_mutex);
+
+/*
+ * Fill in what user space reads about the event itself: its count and
+ * times, as a seqcount-protected snapshot.
+ */
+static void perf_userpage_write(struct perf_event *event,
+				struct perf_event_mmap_page *up)
+{
+	WRITE_ONCE(up->lock, up->lock + 1);
+	barrier();
+	up->index = 0;
+	up->offset = local64_read(&event->count) +
+		     atomic64_read(&event->child_count);
+	up->time_enabled = event->total_time_enabled;
+	up->time_running = event->total_time_running;
+	barrier();
+	WRITE_ONCE(up->lock, up->lock + 1);
+}
+
+/**
+ * perf_event_update_userpage - refresh an event's control page
+ * @event: the event
+ *
+ * Nothing to do if the event has no buffer of its own.
+ */
+void perf_event_update_userpage(struct perf_event *event)
+{
+	struct perf_buffer *rb;
+	unsigned long flags;
+
+	rcu_read_lock();
+	rb = rcu_dereference(event->rb);
+	if (rb) {
+		local_irq_save(flags);
+		perf_userpage_write(event, rb->user_page);
+		local_irq_restore(flags);
+	}
+	rcu_read_unlock();
+}
+
+static unsigned long perf_mlock_limit_pages(void)
+{
+	unsigned long per_cpu = sysctl_perf_event_mlock >> (PAGE_SHIFT - 10);
+
+	return per_cpu * num_online_cpus();
+}
+
+/* Charge a new buffer's pages to the caller and its process. */
+static int perf_mmap_charge(struct perf_buffer *rb, struct mm_struct *mm)
+{
+	struct user_struct *user = current_user();
+	unsigned long pages = rb->nr_pages + 1;
+	unsigned long limit = perf_mlock_limit_pages();
+	unsigned long used = atomic_long_read(&user->perf_mlock);
+	unsigned long own, pinned, rlim;
+
+	own = used < limit ? min(pages, limit - used) : 0;
+	pinned = pages - own;
+	if (pinned) {
+		rlim = rlimit(RLIMIT_MEMLOCK) >> PAGE_SHIFT;
+		if (atomic64_read(&mm->pinned_vm) + pinned > rlim &&
+		    perf_is_paranoid() && !capable(CAP_IPC_LOCK))
+			return -EPERM;
+	}
+
+	atomic_long_add(own, &user->perf_mlock);
+	atomic64_add(pinned, &mm->pinned_vm);
+	rb->mmap_user = get_uid(user);
+	rb->mmap_user_pages = own;
+	mmgrab(mm);
+	rb->mmap_mm = mm;
+	rb->mmap_pinned_pages = pinned;
+	return 0;
+}
+
+static void perf_mmap_uncharge(struct perf_buffer *rb)
+{
+	atomic_long_sub(rb->mmap_user_pages, &rb->mmap_user->perf_mlock);
+	free_uid(rb->mmap_user);
+	atomic64_sub(rb->mmap_pinned_pages, &rb->mmap_mm->pinned_vm);
+	mmdrop(rb->mmap_mm);
+	rb->mmap_user = NULL;
+	rb->mmap_mm = NULL;
+}
+
+static struct perf_event *perf_vma_event(struct vm_area_struct *vma)
+{
+	return vma->vm_file->private_data;
+}
+
+static void perf_vm_open(struct vm_area_struct *vma)
+{
+	struct perf_event *event = perf_vma_event(vma);
+	struct perf_buffer *rb;
+
+	mutex_lock(&perf_mmap_mutex);
+	rb = rcu_dereference_protected(event->rb,
+				       lockdep_is_held(&perf_mmap_mutex));
+	atomic_inc(&event->mmap_count);
+	atomic_inc(&rb->mmap_count);
+	mutex_unlock(&perf_mmap_mutex);
+}
+
+/* The buffer's last mapping went: every writer loses it. */
+static void perf_buffer_unmapped(struct perf_buffer *rb)
+{
+	struct perf_event *event;
+
+	perf_mmap_uncharge(rb);
+	refcount_inc(&rb->refcount);
+	while (!list_empty(&rb->event_list)) {
+		event = list_first_entry(&rb->event_list, struct perf_event,
+					 rb_entry);
+		perf_buffer_attach(event, NULL);
+	}
+	perf_buffer_put(rb);
+}
+
+static void perf_vm_close(struct vm_area_struct *vma)
+{
+	struct perf_event *event = perf_vma_event(vma);
+	struct perf_buffer *rb;
+
+	mutex_lock(&perf_mmap_mutex);
+	rb = rcu_dereference_protected(event->rb,
+				       lockdep_is_held(&perf_mmap_mutex));
+	atomic_dec(&event->mmap_count);
+	if (atomic_dec_and_test(&rb->mmap_count))
+		perf_buffer_unmapped(rb);
+	mutex_unlock(&perf_mmap_mutex);
+}
+
+/* Pieces of a buffer cannot be unmapped: all of it or nothing. */
+static int perf_vm_may_split(struct vm_area_struct *vma, unsigned long addr)
+{
+	return -EINVAL;
+}
+
+static const struct vm_operations_struct perf_vm_ops = {
+	.open		= perf_vm_open,
+	.close		= perf_vm_close,
+	.may_split	= perf_vm_may_split,
+};
+
+static unsigned long perf_event_watermark(struct perf_event *event)
+{
+	return event->attr.watermark ? event->attr.wakeup_watermark : 0;
+}
+
+/**
+ * perf_mmap - the mmap() of an event's file
+ * @file: the event's file
+ * @vma: the new mapping: a shared one of 1 + 2^n pages at offset 0
+ *
+ * Return: 0, or -EINVAL for a mapping of the wrong shape, an inherited
+ * per-task event or a size that differs from the buffer's; -EOPNOTSUPP
+ * for an AUX area, which no PMU here provides; -EPERM beyond the memory
+ * limits; -ENOMEM.
+ */
+int perf_mmap(struct file *file, struct vm_area_struct *vma)
+{
+	struct perf_event *event = file->private_data;
+	unsigned long size = vma->vm_end - vma->vm_start;
+	unsigned long nr_pages = (size >> PAGE_SHIFT) - 1;
+	struct perf_buffer *rb;
+	int ret;
+
+	if (!(vma->vm_flags & VM_SHARED))
+		return -EINVAL;
+	/* Every child writing into one buffer from every CPU: no. */
+	if (event->cpu == -1 && event->attr.inherit)
+		return -EINVAL;
+
+	ret = security_perf_event_read(event);
+	if (ret)
+		return ret;
+
+	mutex_lock(&perf_mmap_mutex);
+	rb = rcu_dereference_protected(event->rb,
+				       lockdep_is_held(&perf_mmap_mutex));
+
+	if (vma->vm_pgoff) {
+		/* The AUX area goes after the buffer; no PMU has one. */
+		ret = rb ? -EOPNOTSUPP : -EINVAL;
+		goto out;
+	}
+
+	ret = -EINVAL;
+	if (nr_pages && !is_power_of_2(nr_pages))
+		goto out;
+
+	if (rb) {
+		if (rb->nr_pages != nr_pages)
+			goto out;
+	} else {
+		ret = -ENOMEM;
+		rb = perf_buffer_alloc(nr_pages, perf_event_watermark(event),
+				       vma->vm_flags & VM_WRITE);
+		if (!rb)
+			goto out;
+		ret = perf_mmap_charge(rb, vma->vm_mm);
+		if (ret) {
+			perf_buffer_put(rb);
+			goto out;
+		}
+		perf_buffer_attach(event, rb);
+		perf_buffer_put(rb);
+	}
+
+	ret = remap_vmalloc_range(vma, rb->user_page, 0);
+	if (ret) {
+		if (!atomic_read(&rb->mmap_count))
+			perf_buffer_unmapped(rb);
+		goto out;
+	}
+
+	atomic_inc(&rb->mmap_count);
+	atomic_inc(&event->mmap_count);
+	/* Not copied on fork, never grown, never in a core dump. */
+	vma->vm_flags |= VM_DONTCOPY | VM_DONTEXPAND | VM_DONTDUMP;
+	/* A read-only buffer stays one: it is the overwriting kind. */
+	if (rb->overwrite)
+		vma->vm_flags &= ~VM_MAYWRITE;
+	vma->vm_ops = &perf_vm_ops;
+	perf_event_update_userpage(event);
+out:
+	mutex_unlock(&perf_mmap_mutex);
+	return ret;
+}
+
+/**
+ * perf_event_set_output - send an event's records to another's buffer
+ * @event: the event
+ * @output: the event whose buffer to use, or NULL to go back to none
+ *
+ * The two must be on the same CPU, or follow the same task; use the same
+ * clock and direction; @output must have a buffer and @event must not be
+ * mapped itself.  Caller holds @event's context mutex.
+ *
+ * Return: 0 or -EINVAL.
+ */
+int perf_event_set_output(struct perf_event *event, struct perf_event *output)
+{
+	struct perf_buffer *rb = NULL;
+	int ret = -EINVAL;
+
+	if (output) {
+		if (output == event || output->cpu != event->cpu)
+			return -EINVAL;
+		if (output->cpu == -1 && output->ctx != event->ctx)
+			return -EINVAL;
+		if (output->attr.use_clockid != event->attr.use_clockid ||
+		    (event->attr.use_clockid &&
+		     output->attr.clockid != event->attr.clockid))
+			return -EINVAL;
+		if (output->attr.write_backward != event->attr.write_backward)
+			return -EINVAL;
+	}
+
+	mutex_lock(&perf_mmap_mutex);
+	if (atomic_read(&event->mmap_count))
+		goto out;
+	if (output) {
+		rb = rcu_dereference_protected(output->rb,
+					       lockdep_is_held(&perf_mmap_mutex));
+		if (!rb)
+			goto out;
+	}
+	perf_buffer_attach(event, rb);
+	ret = 0;
+out:
+	mutex_unlock(&perf_mmap_mutex);
+	return ret;
+}
+
+/**
+ * perf_event_release_output - an event going away leaves its buffer
+ * @event: the event, no longer mapped by anyone
+ */
+void perf_event_release_output(struct perf_event *event)
+{
+	if (!rcu_access_pointer(event->rb))
+		return;
+	mutex_lock(&perf_mmap_mutex);
+	perf_buffer_attach(event, NULL);
+	mutex_unlock(&perf_mmap_mutex);
+}
