@@ -2,19 +2,23 @@
 #
 #   make run [CMD='...'] [KERNEL=ours|upstream]   boot, run CMD or the demo
 #   make check [KERNEL=ours|upstream]             boot, run KUnit + kselftests
+#   make bench                                    perf-bench on both kernels, ratios
 #
 # The scripts doing the work live in harness/; see README.md.
 
 KERNEL ?= ours
 CMD ?=
 
-.PHONY: check run kernel tree clean distclean
+.PHONY: check run bench kernel tree clean distclean
 
 check:
 	@harness/check.sh $(KERNEL)
 
 run:
 	@harness/run.sh $(KERNEL) "$(CMD)"
+
+bench:
+	@harness/bench.sh
 
 kernel:
 	@harness/deps.sh && harness/tree.sh $(KERNEL) && harness/kernel.sh $(KERNEL)
