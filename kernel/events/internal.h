@@ -24,6 +24,7 @@
  *   ring_buffer.c the mmap()ed buffer and writing records into it
  *   mmap.c        mmap() of an event, memory accounting, output redirection
  *   sample.c      PERF_RECORD_SAMPLE and the sample_id of other records
+ *   *_test.c      KUnit tests of the file they are named after
  *   core.c        bringing it all up at boot
  */
 #ifndef _KERNEL_EVENTS_INTERNAL_H
