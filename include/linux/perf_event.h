@@ -348,6 +348,9 @@ struct perf_callchain_entry_ctx {
 };
 
 int perf_callchain_store(struct perf_callchain_entry_ctx *ctx, u64 ip);
+/* The architecture's part of an event's mmap()ed control page. */
+void arch_perf_update_userpage(struct perf_event *event,
+			       struct perf_event_mmap_page *up, u64 now);
 /* The architecture walks the stacks: kernel and user (frame pointers). */
 void perf_callchain_kernel(struct perf_callchain_entry_ctx *ctx,
 			   struct pt_regs *regs);

@@ -475,15 +475,20 @@ void perf_event_times_now(struct perf_event *event, u64 *enabled,
 			  u64 *running)
 {
 	struct perf_event_context *ctx = event->ctx;
-	enum perf_event_state state = min(READ_ONCE(event->state),
-					  READ_ONCE(event->group_leader->state));
-	u64 now = READ_ONCE(ctx->time), delta;
+	enum perf_event_state state;
+	u64 now, delta;
 
+	*enabled = event->total_time_enabled;
+	*running = event->total_time_running;
+	/* Not yet in a context: no time has passed. */
+	if (!ctx)
+		return;
+	state = min(READ_ONCE(event->state),
+		    READ_ONCE(event->group_leader->state));
+	now = READ_ONCE(ctx->time);
 	if (READ_ONCE(ctx->is_active))
 		now += perf_clock() - READ_ONCE(ctx->timestamp);
 	delta = now - READ_ONCE(event->tstamp);
-	*enabled = event->total_time_enabled;
-	*running = event->total_time_running;
 	if (state >= PERF_EVENT_STATE_INACTIVE)
 		*enabled += delta;
 	if (state == PERF_EVENT_STATE_ACTIVE)

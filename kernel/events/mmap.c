@@ -41,13 +41,17 @@ DEFINE_MUTEX(perf_mmap_mutex);
 static void perf_userpage_write(struct perf_event *event,
 				struct perf_event_mmap_page *up)
 {
+	u64 enabled, running;
+
+	perf_event_times_now(event, &enabled, &running);
 	WRITE_ONCE(up->lock, up->lock + 1);
 	barrier();
 	up->index = 0;
 	up->offset = local64_read(&event->count) +
 		     atomic64_read(&event->child_count);
-	up->time_enabled = event->total_time_enabled;
-	up->time_running = event->total_time_running;
+	up->time_enabled = enabled;
+	up->time_running = running;
+	arch_perf_update_userpage(event, up, perf_clock());
 	barrier();
 	WRITE_ONCE(up->lock, up->lock + 1);
 }

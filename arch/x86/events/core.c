@@ -16,6 +16,8 @@
 #include <asm/mmu_context.h>
 #include <asm/perf_event.h>
 #include <asm/unwind.h>
+#include <asm/timer.h>
+#include <linux/sched/clock.h>
 #include <linux/uaccess.h>
 
 /* Whether user space may always/never use rdpmc; read at mm switch. */
@@ -136,6 +138,40 @@ void perf_callchain_user(struct perf_callchain_entry_ctx *ctx,
 			break;
 		fp = frame.next;
 	}
+}
+
+/**
+ * arch_perf_update_userpage - the TSC conversion in an event's user page
+ * @event: the event
+ * @up: its control page, inside the page's seqcount write
+ * @now: the perf clock (sched_clock) at this update
+ *
+ * While sched_clock is the TSC and stable, user space can turn an rdtsc
+ * into perf time: time_mult/time_shift scale cycles to nanoseconds,
+ * time_zero is what a TSC of 0 is, and time_offset makes the result the
+ * time since this update (to add to time_enabled).
+ */
+void arch_perf_update_userpage(struct perf_event *event,
+			       struct perf_event_mmap_page *up, u64 now)
+{
+	struct cyc2ns_data cyc2ns;
+	u64 zero;
+
+	up->cap_user_time = 0;
+	up->cap_user_time_zero = 0;
+	up->cap_user_time_short = 0;
+	if (!using_native_sched_clock() || !sched_clock_stable())
+		return;
+
+	cyc2ns_read_begin(&cyc2ns);
+	zero = cyc2ns.cyc2ns_offset + __sched_clock_offset;
+	up->time_mult = cyc2ns.cyc2ns_mul;
+	up->time_shift = cyc2ns.cyc2ns_shift;
+	up->time_zero = zero;
+	up->time_offset = zero - now;
+	cyc2ns_read_end();
+	up->cap_user_time = 1;
+	up->cap_user_time_zero = 1;
 }
 
 static int __init x86_pmu_detect(void)
