@@ -489,6 +489,7 @@ void perf_pmu_disable(struct pmu *pmu);
 void perf_pmu_enable(struct pmu *pmu);
 int perf_event_overflow(struct perf_event *event,
 			struct perf_sample_data *data, struct pt_regs *regs);
+void perf_sample_event_took(u64 sample_len_ns);
 
 /* Kernel users of events */
 struct perf_event *

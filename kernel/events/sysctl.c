@@ -12,6 +12,7 @@
  */
 #include <linux/perf_event.h>
 #include <linux/sysctl.h>
+#include <linux/irq_work.h>
 
 #include "internal.h"
 
@@ -34,6 +35,78 @@ int sysctl_perf_event_max_stack __read_mostly = PERF_MAX_STACK_DEPTH;
 int sysctl_perf_event_max_contexts_per_stack __read_mostly =
 	PERF_MAX_CONTEXTS_PER_STACK;
 
+/*
+ * The time budget of a sample: perf_cpu_time_max_percent of the interval
+ * between two samples at perf_event_max_sample_rate, in nanoseconds; 0
+ * when the check is off (percent 0 or 100).  Recomputed whenever either
+ * sysctl changes, by a write or by perf_sample_event_took().
+ */
+static u64 perf_sample_budget_ns __read_mostly =
+	NSEC_PER_SEC / PERF_DEFAULT_MAX_SAMPLE_RATE *
+	PERF_DEFAULT_CPU_TIME_PERCENT / 100;
+
+/* Running average of the time one sample took, per CPU. */
+static DEFINE_PER_CPU(u64, perf_sample_avg_ns);
+
+static void perf_sample_budget_update(void)
+{
+	int percent = READ_ONCE(sysctl_perf_cpu_time_max_percent);
+	int rate = READ_ONCE(sysctl_perf_event_sample_rate);
+	u64 budget = 0;
+
+	if (percent > 0 && percent < 100 && rate > 0)
+		budget = div_u64(NSEC_PER_SEC, rate) * percent / 100;
+	WRITE_ONCE(perf_sample_budget_ns, budget);
+}
+
+/* What the last lowering was about, for the notice. */
+static u64 perf_lowered_avg_ns, perf_lowered_budget_ns;
+static int perf_lowered_rate;
+
+static void perf_rate_lowered_notice(struct irq_work *work)
+{
+	pr_info("perf: interrupt took too long (%llu > %llu ns), lowering kernel.perf_event_max_sample_rate to %d\n",
+		READ_ONCE(perf_lowered_avg_ns), READ_ONCE(perf_lowered_budget_ns),
+		READ_ONCE(perf_lowered_rate));
+}
+
+static DEFINE_IRQ_WORK(perf_rate_lowered_work, perf_rate_lowered_notice);
+
+/**
+ * perf_sample_event_took - account the time handling one sample took
+ * @ns: nanoseconds spent in the overflow handler
+ *
+ * From the interrupt (or NMI) that took a sample.  When the running
+ * average on this CPU exceeds the budget perf_cpu_time_max_percent
+ * allows, perf_event_max_sample_rate is lowered so that it fits, which
+ * throttles every event sooner, and a notice is logged.
+ */
+void perf_sample_event_took(u64 ns)
+{
+	u64 budget = READ_ONCE(perf_sample_budget_ns), avg;
+	int percent, rate;
+
+	if (!budget)
+		return;
+	avg = __this_cpu_read(perf_sample_avg_ns);
+	avg = avg - avg / 8 + ns / 8;
+	__this_cpu_write(perf_sample_avg_ns, avg);
+	if (avg <= budget)
+		return;
+
+	/* The rate at which samples of this length take percent of the time. */
+	percent = READ_ONCE(sysctl_perf_cpu_time_max_percent);
+	rate = div64_u64((u64)NSEC_PER_SEC * percent, avg * 100) ?: 1;
+	if (rate >= READ_ONCE(sysctl_perf_event_sample_rate))
+		return;
+	WRITE_ONCE(sysctl_perf_event_sample_rate, rate);
+	perf_sample_budget_update();
+	WRITE_ONCE(perf_lowered_avg_ns, avg);
+	WRITE_ONCE(perf_lowered_budget_ns, budget);
+	WRITE_ONCE(perf_lowered_rate, rate);
+	irq_work_queue(&perf_rate_lowered_work);
+}
+
 /**
  * perf_proc_update_handler - write perf_event_max_sample_rate
  * @table: the sysctl entry
@@ -52,10 +125,15 @@ int perf_proc_update_handler(struct ctl_table *table, int write,
 {
 	int percent = READ_ONCE(sysctl_perf_cpu_time_max_percent);
 
+	int ret;
+
 	if (write && (percent == 100 || percent == 0))
 		return -EINVAL;
 
-	return proc_dointvec_minmax(table, write, buffer, lenp, ppos);
+	ret = proc_dointvec_minmax(table, write, buffer, lenp, ppos);
+	if (!ret && write)
+		perf_sample_budget_update();
+	return ret;
 }
 
 /**
@@ -72,5 +150,9 @@ int perf_cpu_time_max_percent_handler(struct ctl_table *table, int write,
 				      void *buffer, size_t *lenp,
 				      loff_t *ppos)
 {
-	return proc_dointvec_minmax(table, write, buffer, lenp, ppos);
+	int ret = proc_dointvec_minmax(table, write, buffer, lenp, ppos);
+
+	if (!ret && write)
+		perf_sample_budget_update();
+	return ret;
 }
