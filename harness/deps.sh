@@ -4,7 +4,7 @@
 
 pkgs="linux-source-6.1 qemu-system-x86 busybox-static ccache build-essential
       bc bison flex libelf-dev libssl-dev cpio kmod xz-utils gawk perl
-      linux-perf"
+      linux-perf gcc-multilib libc6-dev-i386"
 missing=
 for p in $pkgs; do
 	dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q 'ok installed' ||

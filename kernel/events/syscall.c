@@ -16,6 +16,7 @@
 #include <linux/sched/signal.h>
 #include <linux/sched/task.h>
 #include <linux/capability.h>
+#include <linux/compat.h>
 
 #include "internal.h"
 
@@ -72,13 +73,39 @@ static int perf_fasync(int fd, struct file *file, int on)
 	return ret < 0 ? ret : 0;
 }
 
+#ifdef CONFIG_COMPAT
+/*
+ * A 32-bit process encodes the size of a pointer argument, 4, in the
+ * ioctl commands that take one (ID, SET_FILTER, QUERY_BPF,
+ * MODIFY_ATTRIBUTES): give them our size and widen the pointer.
+ */
+static long perf_compat_ioctl(struct file *file, unsigned int cmd,
+			      unsigned long arg)
+{
+	switch (_IOC_NR(cmd)) {
+	case _IOC_NR(PERF_EVENT_IOC_ID):
+	case _IOC_NR(PERF_EVENT_IOC_SET_FILTER):
+	case _IOC_NR(PERF_EVENT_IOC_QUERY_BPF):
+	case _IOC_NR(PERF_EVENT_IOC_MODIFY_ATTRIBUTES):
+		if (_IOC_SIZE(cmd) == sizeof(compat_uptr_t)) {
+			cmd &= ~IOCSIZE_MASK;
+			cmd |= sizeof(void *) << IOCSIZE_SHIFT;
+		}
+		break;
+	}
+	return perf_ioctl(file, cmd, (unsigned long)compat_ptr(arg));
+}
+#else
+#define perf_compat_ioctl	NULL
+#endif
+
 const struct file_operations perf_fops = {
 	.llseek			= no_llseek,
 	.release		= perf_release,
 	.read			= perf_read,
 	.poll			= perf_poll,
 	.unlocked_ioctl		= perf_ioctl,
-	.compat_ioctl		= perf_ioctl,
+	.compat_ioctl		= perf_compat_ioctl,
 	.mmap			= perf_mmap,
 	.fasync			= perf_fasync,
 };
