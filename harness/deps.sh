@@ -2,20 +2,40 @@
 # Install what the harness needs from Debian's archive, if it is missing.
 . "$(dirname "$0")/lib.sh"
 
+# The last line: what gdb-minimal (below) needs to run.
 pkgs="linux-source-6.1 qemu-system-x86 busybox-static ccache build-essential
       bc bison flex libelf-dev libssl-dev cpio kmod xz-utils gawk perl
-      linux-perf gcc-multilib libc6-dev-i386"
+      linux-perf gcc-multilib libc6-dev-i386
+      libdebuginfod1 libexpat1 libgmp10 libipt2 libreadline8 libxxhash0"
 missing=
 for p in $pkgs; do
 	dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q 'ok installed' ||
 		missing="$missing $p"
 done
-[ -z "$missing" ] && exit 0
 
 sudo=
 [ "$(id -u)" = 0 ] || sudo=sudo
-log "installing:$missing"
 export DEBIAN_FRONTEND=noninteractive
-$sudo apt-get update -q >/dev/null
-# shellcheck disable=SC2086
-$sudo apt-get install -y -q --no-install-recommends $missing >/dev/null
+updated=
+if [ -n "$missing" ]; then
+	log "installing:$missing"
+	$sudo apt-get update -q >/dev/null
+	updated=1
+	# shellcheck disable=SC2086
+	$sudo apt-get install -y -q --no-install-recommends $missing >/dev/null
+fi
+
+# gdb for the guest, which has no Python for Debian's full gdb: the
+# gdb-minimal package, unpacked under build/ since it conflicts with gdb.
+if [ ! -x "$GDB_DIR/usr/bin/gdb" ]; then
+	log "unpacking gdb-minimal"
+	tmp=$(mktemp -d)
+	trap 'rm -rf "$tmp"' EXIT
+	if ! (cd "$tmp" && apt-get download -q gdb-minimal >/dev/null 2>&1); then
+		[ -n "$updated" ] || $sudo apt-get update -q >/dev/null
+		(cd "$tmp" && apt-get download -q gdb-minimal >/dev/null)
+	fi
+	rm -rf "$GDB_DIR"
+	mkdir -p "$GDB_DIR"
+	dpkg-deb -x "$tmp"/gdb-minimal_*.deb "$GDB_DIR"
+fi

@@ -18,17 +18,24 @@ for prog in perf-demo perf-bench; do
 	gcc -static -O2 -Wall -isystem "$out/hdr/include" \
 		-o "$root/bin/$prog" "$ROOT/harness/guest/$prog.c"
 done
-# Debian's perf and the libraries it needs, for the tests that drive it.
-if perf=$(command -v perf) && perf=$(readlink -f "$perf") && [ -x "$perf" ]; then
+# Copy program $1 to /usr/bin/$2 in the guest, with the libraries it needs.
+copy_program() {
 	mkdir -p "$root/usr/bin"
-	cp "$perf" "$root/usr/bin/perf"
-	ldd "$perf" | awk '$3 ~ /^\// { print $3 } $1 ~ /^\// { print $1 }' |
+	cp "$1" "$root/usr/bin/$2"
+	ldd "$1" | awk '$3 ~ /^\// { print $3 } $1 ~ /^\// { print $1 }' |
 	while read -r lib; do
 		mkdir -p "$root$(dirname "$lib")"
 		cp -L "$lib" "$root$lib"
 	done
+}
+# Debian's perf and gdb, for the tests that drive them.
+if perf=$(command -v perf) && perf=$(readlink -f "$perf") && [ -x "$perf" ]; then
+	copy_program "$perf" perf
 fi
-for t in $(cat "$out/selftests/.tests"); do
+if [ -x "$GDB_DIR/usr/bin/gdb" ]; then
+	copy_program "$GDB_DIR/usr/bin/gdb" gdb
+fi
+for t in $(cat "$out/selftests/.tests") $(cat "$out/selftests/.helpers"); do
 	cp "$out/selftests/$t" "$root/tests/$t"
 done
 cp "$out/selftests/.tests" "$root/tests/list"

@@ -8,6 +8,8 @@ BUILD=$ROOT/build
 TARBALL=/usr/src/linux-source-6.1.tar.xz
 BASE=$BUILD/base/linux-source-6.1
 MANIFEST=$ROOT/harness/removed-upstream.txt
+# Debian's gdb-minimal, unpacked here by deps.sh for the guest.
+GDB_DIR=$BUILD/gdb-minimal
 JOBS=$(($(nproc) + 1))
 ARCH=x86_64
 export ARCH

@@ -22,3 +22,5 @@ for t in $(print_var TEST_PROGS); do
 	cp "$dir/$t" "$out/selftests/$t"
 done
 echo $(print_var TEST_GEN_PROGS) $(print_var TEST_PROGS) >"$out/selftests/.tests"
+# Programs the tests run but that are not tests themselves.
+echo $(print_var TEST_GEN_PROGS_EXTENDED) >"$out/selftests/.helpers"

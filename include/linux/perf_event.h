@@ -110,8 +110,15 @@ struct hw_perf_event {
 		/* Software clock events: the timer they sample from. */
 		struct hrtimer		hrtimer;
 #ifdef CONFIG_HAVE_HW_BREAKPOINT
-		/* Breakpoint events: the debug register setting. */
-		struct arch_hw_breakpoint info;
+		/*
+		 * Breakpoint events: the debug register setting, and for a
+		 * per-task one its entry among its task's breakpoints in the
+		 * slot accounting (kernel/events/bp_slots.c).
+		 */
+		struct {
+			struct arch_hw_breakpoint info;
+			struct hlist_node	bp_node;
+		};
 #endif
 	};
 #endif

@@ -17,6 +17,7 @@
  *   software.c    the software PMU and perf_sw_event()
  *   tracepoint.c  the tracepoint PMU and the trace event entry points
  *   hw_breakpoint.c  the breakpoint PMU and the hw_breakpoint API
+ *   bp_slots.c    sharing the debug registers between breakpoints
  *   sysctl.c      /proc/sys/kernel/perf_* and their derived limits
  *   callchain.c   call chain depth limits
  *   overflow.c    what happens when a sampling event overflows: throttling,
@@ -267,6 +268,17 @@ void perf_overflow_tick_done(void);
 bool perf_overflow_tick_needed(void);
 void perf_event_set_period(struct perf_event *event, u64 value);
 int perf_event_refresh(struct perf_event *event, int refresh);
+
+/* hw_breakpoint.c */
+#ifdef CONFIG_HAVE_HW_BREAKPOINT
+int perf_bp_modify_attr(struct perf_event *bp, struct perf_event_attr *attr);
+#else
+static inline int perf_bp_modify_attr(struct perf_event *bp,
+				      struct perf_event_attr *attr)
+{
+	return -EOPNOTSUPP;
+}
+#endif
 
 /* The event id counter: ids are unique over the life of the system. */
 u64 perf_next_event_id(void);

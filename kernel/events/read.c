@@ -327,7 +327,9 @@ static int perf_ioctl_modify_attributes(struct perf_event *event,
 	if (attr.type != event->attr.type)
 		return -EINVAL;
 	/* Only breakpoints can be changed in place. */
-	return -EOPNOTSUPP;
+	if (event->attr.type != PERF_TYPE_BREAKPOINT)
+		return -EOPNOTSUPP;
+	return perf_bp_modify_attr(event, &attr);
 }
 
 static long perf_ioctl_locked(struct perf_event *event, unsigned int cmd,

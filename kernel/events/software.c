@@ -192,7 +192,18 @@ void perf_swevent_hit(struct perf_event *event, u64 nr,
 	if (!is_sampling_event(event) || !regs)
 		return;
 
-	/* A period of 1 samples every occurrence. */
+	/*
+	 * A period of 1 samples every occurrence; so does, as in 6.1, a
+	 * fixed period with PERF_SAMPLE_PERIOD in the sample, which then
+	 * tells how many occurrences the sample stands for.
+	 */
+	if (!event->attr.freq &&
+	    event->attr.sample_type & PERF_SAMPLE_PERIOD) {
+		hwc->last_period = nr;
+		data->period = nr;
+		__perf_event_overflow(event, false, data, regs);
+		return;
+	}
 	if (nr == 1 && hwc->sample_period == 1 && !event->attr.freq) {
 		hwc->last_period = 1;
 		data->period = 1;
