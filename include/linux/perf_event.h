@@ -364,6 +364,18 @@ void perf_callchain_kernel(struct perf_callchain_entry_ctx *ctx,
 void perf_callchain_user(struct perf_callchain_entry_ctx *ctx,
 			 struct pt_regs *regs);
 
+/* PERF_SAMPLE_TID, one u64 of a record: process id, then thread id. */
+struct perf_sample_tid {
+	u32				pid;
+	u32				tid;
+};
+
+/* PERF_SAMPLE_CPU, one u64 of a record: the CPU and a zero. */
+struct perf_sample_cpu {
+	u32				cpu;
+	u32				reserved;
+};
+
 /**
  * struct perf_sample_data - what one sample is made of
  *
@@ -385,17 +397,11 @@ struct perf_sample_data {
 	/* Filled in by the core. */
 	u64				type;
 	u64				ip;
-	struct {
-		u32	pid;
-		u32	tid;
-	}				tid_entry;
 	u64				time;
 	u64				id;
 	u64				stream_id;
-	struct {
-		u32	cpu;
-		u32	reserved;
-	}				cpu_entry;
+	struct perf_sample_tid		tid_entry;
+	struct perf_sample_cpu		cpu_entry;
 	struct perf_regs		regs_user;
 	struct perf_regs		regs_intr;
 	u64				stack_user_size;

@@ -20,40 +20,37 @@
 static atomic64_t perf_event_ids;
 
 /*
- * The clock of attr.clockid, and whether it may be read in NMI context;
- * a PMU that raises its overflows as NMIs needs one that may.
+ * The clocks attr.clockid may name, and whether each may be read in NMI
+ * context: a PMU that raises its overflows as NMIs needs one that may.
  */
+static const struct {
+	clockid_t	id;
+	bool		nmi_safe;
+	u64		(*read)(void);
+} perf_clocks[] = {
+	{ CLOCK_MONOTONIC,	true,	ktime_get_mono_fast_ns },
+	{ CLOCK_MONOTONIC_RAW,	true,	ktime_get_raw_fast_ns },
+	{ CLOCK_REALTIME,	false,	ktime_get_real_ns },
+	{ CLOCK_BOOTTIME,	false,	ktime_get_boottime_ns },
+	{ CLOCK_TAI,		false,	ktime_get_clocktai_ns },
+};
+
 static int perf_event_set_clock(struct perf_event *event)
 {
-	bool nmi_safe = true;
+	bool nmi = !(event->pmu->capabilities & PERF_PMU_CAP_NO_NMI);
+	int i;
 
 	if (!event->attr.use_clockid)
 		return 0;
-	switch (event->attr.clockid) {
-	case CLOCK_MONOTONIC:
-		event->clock = ktime_get_mono_fast_ns;
-		break;
-	case CLOCK_MONOTONIC_RAW:
-		event->clock = ktime_get_raw_fast_ns;
-		break;
-	case CLOCK_REALTIME:
-		event->clock = ktime_get_real_ns;
-		nmi_safe = false;
-		break;
-	case CLOCK_BOOTTIME:
-		event->clock = ktime_get_boottime_ns;
-		nmi_safe = false;
-		break;
-	case CLOCK_TAI:
-		event->clock = ktime_get_clocktai_ns;
-		nmi_safe = false;
-		break;
-	default:
-		return -EINVAL;
+	for (i = 0; i < ARRAY_SIZE(perf_clocks); i++) {
+		if (perf_clocks[i].id != event->attr.clockid)
+			continue;
+		if (nmi && !perf_clocks[i].nmi_safe)
+			return -EINVAL;
+		event->clock = perf_clocks[i].read;
+		return 0;
 	}
-	if (!nmi_safe && !(event->pmu->capabilities & PERF_PMU_CAP_NO_NMI))
-		return -EINVAL;
-	return 0;
+	return -EINVAL;
 }
 
 /**

@@ -39,6 +39,20 @@ static bool perf_event_hung_up(struct perf_event *event)
 	return hup;
 }
 
+/* What poll() says of the buffer the event writes to, if any. */
+static __poll_t perf_event_poll_buffer(struct perf_event *event)
+{
+	struct perf_buffer *rb;
+	__poll_t ready = EPOLLHUP;
+
+	rcu_read_lock();
+	rb = rcu_dereference(event->rb);
+	if (rb)
+		ready = perf_buffer_poll(rb);
+	rcu_read_unlock();
+	return ready;
+}
+
 /*
  * EPOLLIN once the buffer has woken its readers; EPOLLHUP once there is
  * nothing more to come: the task exited, or there is no buffer at all.
@@ -46,31 +60,19 @@ static bool perf_event_hung_up(struct perf_event *event)
 static __poll_t perf_poll(struct file *file, poll_table *wait)
 {
 	struct perf_event *event = file->private_data;
-	struct perf_buffer *rb;
-	__poll_t events = EPOLLHUP;
 
 	poll_wait(file, &event->waitq, wait);
 	if (perf_event_hung_up(event))
-		return events;
-
-	rcu_read_lock();
-	rb = rcu_dereference(event->rb);
-	if (rb)
-		events = perf_buffer_poll(rb);
-	rcu_read_unlock();
-	return events;
+		return EPOLLHUP;
+	return perf_event_poll_buffer(event);
 }
 
+/* O_ASYNC: fasync_helper() keeps the list consistent by itself. */
 static int perf_fasync(int fd, struct file *file, int on)
 {
 	struct perf_event *event = file->private_data;
-	struct inode *inode = file_inode(file);
-	int ret;
 
-	inode_lock(inode);
-	ret = fasync_helper(fd, file, on, &event->fasync);
-	inode_unlock(inode);
-	return ret < 0 ? ret : 0;
+	return fasync_helper(fd, file, on, &event->fasync);
 }
 
 #ifdef CONFIG_COMPAT
@@ -82,17 +84,14 @@ static int perf_fasync(int fd, struct file *file, int on)
 static long perf_compat_ioctl(struct file *file, unsigned int cmd,
 			      unsigned long arg)
 {
-	switch (_IOC_NR(cmd)) {
-	case _IOC_NR(PERF_EVENT_IOC_ID):
-	case _IOC_NR(PERF_EVENT_IOC_SET_FILTER):
-	case _IOC_NR(PERF_EVENT_IOC_QUERY_BPF):
-	case _IOC_NR(PERF_EVENT_IOC_MODIFY_ATTRIBUTES):
-		if (_IOC_SIZE(cmd) == sizeof(compat_uptr_t)) {
-			cmd &= ~IOCSIZE_MASK;
-			cmd |= sizeof(void *) << IOCSIZE_SHIFT;
-		}
-		break;
-	}
+	unsigned int nr = _IOC_NR(cmd);
+	bool takes_pointer = nr == _IOC_NR(PERF_EVENT_IOC_ID) ||
+			     nr == _IOC_NR(PERF_EVENT_IOC_SET_FILTER) ||
+			     nr == _IOC_NR(PERF_EVENT_IOC_QUERY_BPF) ||
+			     nr == _IOC_NR(PERF_EVENT_IOC_MODIFY_ATTRIBUTES);
+
+	if (takes_pointer && _IOC_SIZE(cmd) == sizeof(compat_uptr_t))
+		cmd = _IOC(_IOC_DIR(cmd), _IOC_TYPE(cmd), nr, sizeof(void *));
 	return perf_ioctl(file, cmd, (unsigned long)compat_ptr(arg));
 }
 #else
