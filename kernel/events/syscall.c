@@ -98,15 +98,16 @@ static long perf_compat_ioctl(struct file *file, unsigned int cmd,
 #define perf_compat_ioctl	NULL
 #endif
 
+/* An event's file: read and ioctl (read.c), poll and mmap for samples. */
 const struct file_operations perf_fops = {
-	.llseek			= no_llseek,
-	.release		= perf_release,
 	.read			= perf_read,
-	.poll			= perf_poll,
 	.unlocked_ioctl		= perf_ioctl,
 	.compat_ioctl		= perf_compat_ioctl,
-	.mmap			= perf_mmap,
+	.poll			= perf_poll,
 	.fasync			= perf_fasync,
+	.mmap			= perf_mmap,
+	.llseek			= no_llseek,
+	.release		= perf_release,
 };
 
 /**
