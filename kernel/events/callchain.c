@@ -62,7 +62,7 @@ static int perf_callchain_bufs_alloc(void)
 	int cpu, level;
 
 	old = rcu_dereference_protected(perf_callchain_bufs,
-				lockdep_is_held(&perf_callchain_mutex));
+					lockdep_is_held(&perf_callchain_mutex));
 	entries = sysctl_perf_event_max_stack +
 		  sysctl_perf_event_max_contexts_per_stack;
 	if (old && old->entries == entries)

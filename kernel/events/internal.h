@@ -173,7 +173,7 @@ struct perf_buffer {
 	struct perf_event_mmap_page	*user_page;
 	void				*data;
 
-	spinlock_t			event_lock;
+	spinlock_t			event_lock;	/* guards event_list */
 	struct list_head		event_list;
 
 	/* Mappings, and the memory they were charged for. */

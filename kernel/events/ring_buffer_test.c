@@ -252,4 +252,5 @@ static struct kunit_suite perf_ring_buffer_suite = {
 	.name = "perf_ring_buffer",
 	.test_cases = perf_ring_buffer_cases,
 };
+
 kunit_test_suite(perf_ring_buffer_suite);

@@ -128,8 +128,7 @@ void perf_callchain_user(struct perf_callchain_entry_ctx *ctx,
 
 	while (fp && !(fp & (sizeof(long) - 1)) &&
 	       fp < TASK_SIZE_MAX - sizeof(frame)) {
-		if (copy_from_user_nmi(&frame, (void __user *)fp,
-					 sizeof(frame)))
+		if (copy_from_user_nmi(&frame, (void __user *)fp, sizeof(frame)))
 			break;
 		if (perf_callchain_store(ctx, frame.ret))
 			break;
