@@ -186,14 +186,34 @@ static unsigned long perf_event_watermark(struct perf_event *event)
 	return event->attr.watermark ? event->attr.wakeup_watermark : 0;
 }
 
+/*
+ * A mapping at an offset is for the AUX area, which goes where user space
+ * said in the control page: at aux_offset, past the buffer, for aux_size
+ * bytes, a power of two pages.  A mapping that does not match is EINVAL;
+ * one that does needs a PMU with an AUX area, and none here has one.
+ */
+static int perf_mmap_aux(struct perf_buffer *rb, struct vm_area_struct *vma)
+{
+	u64 offset = READ_ONCE(rb->user_page->aux_offset);
+	u64 size = READ_ONCE(rb->user_page->aux_size);
+	unsigned long vma_size = vma->vm_end - vma->vm_start;
+
+	if (offset < rb->data_size + PAGE_SIZE ||
+	    offset != (u64)vma->vm_pgoff << PAGE_SHIFT ||
+	    size != vma_size || !is_power_of_2(vma_size >> PAGE_SHIFT))
+		return -EINVAL;
+	return -EOPNOTSUPP;
+}
+
 /**
  * perf_mmap - the mmap() of an event's file
  * @file: the event's file
  * @vma: the new mapping: a shared one of 1 + 2^n pages at offset 0
  *
  * Return: 0, or -EINVAL for a mapping of the wrong shape, an inherited
- * per-task event or a size that differs from the buffer's; -EOPNOTSUPP
- * for an AUX area, which no PMU here provides; -EPERM beyond the memory
+ * per-task event, a size that differs from the buffer's or an AUX area
+ * where the control page does not place one; -EOPNOTSUPP for an AUX area
+ * where it does, as no PMU here provides one; -EPERM beyond the memory
  * limits; -ENOMEM.
  */
 int perf_mmap(struct file *file, struct vm_area_struct *vma)
@@ -219,8 +239,7 @@ int perf_mmap(struct file *file, struct vm_area_struct *vma)
 				       lockdep_is_held(&perf_mmap_mutex));
 
 	if (vma->vm_pgoff) {
-		/* The AUX area goes after the buffer; no PMU has one. */
-		ret = rb ? -EOPNOTSUPP : -EINVAL;
+		ret = rb ? perf_mmap_aux(rb, vma) : -EINVAL;
 		goto out;
 	}
 
