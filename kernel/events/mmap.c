@@ -274,11 +274,12 @@ int perf_mmap(struct file *file, struct vm_area_struct *vma)
 
 	atomic_inc(&rb->mmap_count);
 	atomic_inc(&event->mmap_count);
-	/* Not copied on fork, never grown, never in a core dump. */
+	/*
+	 * Not copied on fork, never grown, never in a core dump.  A buffer
+	 * first mapped read-only may be made writable (as in 6.1); it stays
+	 * the overwriting kind, and data_tail means nothing to it.
+	 */
 	vma->vm_flags |= VM_DONTCOPY | VM_DONTEXPAND | VM_DONTDUMP;
-	/* A read-only buffer stays one: it is the overwriting kind. */
-	if (rb->overwrite)
-		vma->vm_flags &= ~VM_MAYWRITE;
 	vma->vm_ops = &perf_vm_ops;
 	perf_event_update_userpage(event);
 out:
