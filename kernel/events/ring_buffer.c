@@ -183,14 +183,18 @@ void perf_buffer_wakeup(struct perf_buffer *rb)
 	rcu_read_unlock();
 }
 
-/* Room for @size more bytes without overwriting what the reader has not had? */
+/*
+ * Room for @size more bytes without overwriting what the reader has not
+ * had?  As in 6.1, a writable buffer is never filled to the last byte:
+ * it holds at most data_size - 1 bytes of records.
+ */
 static bool perf_buffer_has_room(struct perf_buffer *rb, unsigned long head,
 				 unsigned long tail, unsigned long size,
 				 bool backward)
 {
 	unsigned long used = backward ? tail - head : head - tail;
 
-	return used + size <= rb->data_size;
+	return used + size < rb->data_size;
 }
 
 /* Publish @head to user space; only the outermost writer does it. */

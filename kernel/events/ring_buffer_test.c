@@ -131,25 +131,28 @@ static void rb_test_lost(struct kunit *test)
 	u64 *lost;
 	int i, written = 0;
 
-	/* Writable: 4096 bytes hold 64 records of 64 bytes, no more. */
+	/*
+	 * Writable: 4096 bytes hold 63 records of 64 bytes, no more (as in
+	 * 6.1, a writable buffer always keeps a byte free).
+	 */
 	rb_test_setup(test, &t, 1, 0, true, false);
 	for (i = 0; i < 70; i++)
 		written += !rb_test_write(&t, 64, i);
-	KUNIT_EXPECT_EQ(test, written, 64);
-	KUNIT_EXPECT_EQ(test, atomic64_read(&t.event->lost_samples), 6);
-	KUNIT_EXPECT_EQ(test, t.rb->user_page->data_head, 4096ULL);
+	KUNIT_EXPECT_EQ(test, written, 63);
+	KUNIT_EXPECT_EQ(test, atomic64_read(&t.event->lost_samples), 7);
+	KUNIT_EXPECT_EQ(test, t.rb->user_page->data_head, 4032ULL);
 
 	/* The reader consumes everything: a LOST record comes first. */
-	WRITE_ONCE(t.rb->user_page->data_tail, 4096);
+	WRITE_ONCE(t.rb->user_page->data_tail, 4032);
 	KUNIT_ASSERT_EQ(test, rb_test_write(&t, 64, 0xaa), 0);
-	lost_hdr = t.rb->data;
+	lost_hdr = t.rb->data + 4032;
 	KUNIT_EXPECT_EQ(test, lost_hdr->type, (u32)PERF_RECORD_LOST);
 	KUNIT_EXPECT_EQ(test, lost_hdr->size, 24);
 	lost = (u64 *)(lost_hdr + 1);
 	KUNIT_EXPECT_EQ(test, lost[0], 42ULL);
-	KUNIT_EXPECT_EQ(test, lost[1], 6ULL);
-	KUNIT_EXPECT_EQ(test, rb_test_byte(&t, 4096 + 24 + 8), 0xaa);
-	KUNIT_EXPECT_EQ(test, t.rb->user_page->data_head, 4096ULL + 24 + 64);
+	KUNIT_EXPECT_EQ(test, lost[1], 7ULL);
+	KUNIT_EXPECT_EQ(test, rb_test_byte(&t, 4032 + 24 + 8), 0xaa);
+	KUNIT_EXPECT_EQ(test, t.rb->user_page->data_head, 4032ULL + 24 + 64);
 	rb_test_teardown(&t);
 }
 
