@@ -171,8 +171,11 @@ static void group_sched_out(struct perf_event *leader,
 
 static void event_start(struct perf_event *event)
 {
-	if (event->state == PERF_EVENT_STATE_ACTIVE)
-		event->pmu->start(event, PERF_EF_RELOAD);
+	if (event->state != PERF_EVENT_STATE_ACTIVE)
+		return;
+	event->pmu->start(event, PERF_EF_RELOAD);
+	/* A mapped event's control page shows its times as it goes on. */
+	perf_event_update_userpage(event);
 }
 
 /*

@@ -225,6 +225,7 @@ static void perf_reset_one(struct perf_event *event,
 {
 	perf_ctx_sync_group(event, ctx, NULL);
 	local64_set(&event->count, 0);
+	perf_event_update_userpage(event);
 }
 
 static void perf_ioctl_reset(struct perf_event *event)
