@@ -1,0 +1,497 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * mmap() of an event: the shapes of mapping that are accepted, sharing
+ * one buffer between several mappings, and the control page.
+ *
+ *  - A shared mapping of 1 + 2^n pages at offset 0 is accepted (n >= 0:
+ *    a single page is the control page alone); any other number of pages
+ *    and MAP_PRIVATE are EINVAL.
+ *  - A second mmap() of the same event shares its buffer; one of another
+ *    size is EINVAL.  The buffer stays while any mapping of it does.
+ *  - An inherited event that follows a task on every CPU cannot be
+ *    mapped (EINVAL); one bound to a CPU can.
+ *  - Offsets past the buffer are for the AUX area: EINVAL without a
+ *    buffer or without a valid aux_offset/aux_size in the control page,
+ *    and refused (EOPNOTSUPP) by a PMU that has no AUX area.
+ *  - The control page: version and compat_version 0, size up to
+ *    __reserved, data_offset one page, data_size the data pages, the
+ *    lock seqcount even when stable, capabilities coherent (cap_bit0 0,
+ *    cap_bit0_is_deprecated 1, no rdpmc for a software event, the time
+ *    capabilities consistent with their fields), index 0 for a software
+ *    event, and offset/time_enabled/time_running the event's count and
+ *    times as of the last update: at mmap(), when the event goes on a
+ *    CPU, and at PERF_EVENT_IOC_RESET.
+ *  - The mapping is unmapped whole or not at all (munmap() of a part is
+ *    EINVAL), and is not inherited across fork().
+ */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <setjmp.h>
+#include <signal.h>
+#include <stddef.h>
+#include <sys/ioctl.h>
+#include <sys/mman.h>
+#include <linux/perf_event.h>
+
+#include "perf_test_util.h"
+#include "perf_sample_util.h"
+#include "../kselftest_harness.h"
+
+/* A page-fault event sampling every fault, opened disabled. */
+static int open_pf_sampler(void)
+{
+	struct perf_event_attr attr;
+
+	sample_attr_init(&attr, PERF_COUNT_SW_PAGE_FAULTS, 1,
+			 PERF_SAMPLE_IP | PERF_SAMPLE_ADDR);
+	attr.disabled = 1;
+	return sample_open(&attr);
+}
+
+static void *map_event(int fd, size_t pages, int prot, int flags)
+{
+	return mmap(NULL, pages * page_size(), prot, flags, fd, 0);
+}
+
+TEST(power_of_two_sizes)
+{
+	static const size_t ok[] = { 0, 1, 2, 4, 8, 16, 64 };
+	struct perf_event_mmap_page *up;
+	unsigned int i;
+	int fd;
+
+	for (i = 0; i < ARRAY_SIZE(ok); i++) {
+		fd = open_pf_sampler();
+		ASSERT_LE(0, fd);
+		up = map_event(fd, 1 + ok[i], PROT_READ | PROT_WRITE,
+			       MAP_SHARED);
+		ASSERT_NE(MAP_FAILED, up) TH_LOG("1 + %zu pages", ok[i]);
+		EXPECT_EQ(page_size(), up->data_offset);
+		EXPECT_EQ(ok[i] * page_size(), up->data_size);
+		EXPECT_EQ(0, up->data_head);
+		EXPECT_EQ(0, up->data_tail);
+		munmap(up, (1 + ok[i]) * page_size());
+		close(fd);
+	}
+}
+
+TEST(other_sizes)
+{
+	static const size_t bad[] = { 3, 5, 6, 7, 10, 12, 24 };
+	unsigned int i;
+	void *p;
+	int fd;
+
+	fd = open_pf_sampler();
+	ASSERT_LE(0, fd);
+	for (i = 0; i < ARRAY_SIZE(bad); i++) {
+		p = map_event(fd, 1 + bad[i], PROT_READ | PROT_WRITE,
+			      MAP_SHARED);
+		EXPECT_EQ(MAP_FAILED, p) TH_LOG("1 + %zu pages", bad[i]);
+		EXPECT_EQ(EINVAL, errno);
+		if (p != MAP_FAILED)
+			munmap(p, (1 + bad[i]) * page_size());
+	}
+	/* The failures left nothing behind: a good size still works. */
+	p = map_event(fd, 1 + 2, PROT_READ | PROT_WRITE, MAP_SHARED);
+	ASSERT_NE(MAP_FAILED, p);
+	munmap(p, 3 * page_size());
+	close(fd);
+}
+
+TEST(map_private)
+{
+	void *p;
+	int fd;
+
+	fd = open_pf_sampler();
+	ASSERT_LE(0, fd);
+	p = map_event(fd, 1 + 1, PROT_READ | PROT_WRITE, MAP_PRIVATE);
+	EXPECT_EQ(MAP_FAILED, p);
+	EXPECT_EQ(EINVAL, errno);
+	p = map_event(fd, 1 + 1, PROT_READ, MAP_PRIVATE);
+	EXPECT_EQ(MAP_FAILED, p);
+	EXPECT_EQ(EINVAL, errno);
+	close(fd);
+}
+
+/* Two mappings of one event are one buffer: samples show in both. */
+TEST(second_mmap_shares)
+{
+	struct ring a, b;
+	char *pages, *more;
+	__u64 head;
+	int fd;
+
+	pages = map_fresh_pages(8);
+	ASSERT_NE(NULL, pages);
+	more = map_fresh_pages(4);
+	ASSERT_NE(NULL, more);
+	fd = open_pf_sampler();
+	ASSERT_LE(0, fd);
+	ASSERT_EQ(0, ring_map(&a, fd, 4));
+	ASSERT_EQ(0, ring_map(&b, fd, 4));
+	ASSERT_NE(a.map, b.map);
+	/* Fault the mappings in before anything is sampled. */
+	EXPECT_EQ(0, a.up->data_head + b.up->data_head);
+
+	ASSERT_EQ(0, ioctl(fd, PERF_EVENT_IOC_ENABLE, 0));
+	touch_pages(pages, 8);
+	ASSERT_EQ(0, ioctl(fd, PERF_EVENT_IOC_DISABLE, 0));
+
+	EXPECT_LE(8 * 24, ring_head(&a));
+	EXPECT_EQ(ring_head(&a), ring_head(&b));
+	EXPECT_EQ(0, memcmp(a.data, b.data, a.size));
+
+	/* data_tail written through one is seen through the other. */
+	ring_consume(&a, 24);
+	EXPECT_EQ(24, ring_tail(&b));
+
+	/* The buffer outlives the first mapping, and still fills. */
+	ring_unmap(&a);
+	head = ring_head(&b);
+	EXPECT_LE(8 * 24, head);
+	ASSERT_EQ(0, ioctl(fd, PERF_EVENT_IOC_ENABLE, 0));
+	touch_pages(more, 4);
+	ASSERT_EQ(0, ioctl(fd, PERF_EVENT_IOC_DISABLE, 0));
+	EXPECT_LE(head + 4 * 24, ring_head(&b));
+	/* ... and the event's file. */
+	head = ring_head(&b);
+	close(fd);
+	EXPECT_EQ(head, ring_head(&b));
+	EXPECT_EQ(24, ring_tail(&b));
+	ring_unmap(&b);
+	munmap(pages, 8 * page_size());
+	munmap(more, 4 * page_size());
+}
+
+/* A dup()ed descriptor is the same event: it shares the buffer too. */
+TEST(mmap_through_dup)
+{
+	struct ring a, b;
+	int fd, fd2;
+
+	fd = open_pf_sampler();
+	ASSERT_LE(0, fd);
+	fd2 = dup(fd);
+	ASSERT_LE(0, fd2);
+	ASSERT_EQ(0, ring_map(&a, fd, 2));
+	ASSERT_EQ(0, ring_map(&b, fd2, 2));
+	ring_consume(&a, 8);
+	EXPECT_EQ(8, ring_tail(&b));
+	ring_unmap(&a);
+	ring_unmap(&b);
+	close(fd2);
+	close(fd);
+}
+
+TEST(second_mmap_other_size)
+{
+	struct ring a, b;
+	int fd;
+
+	fd = open_pf_sampler();
+	ASSERT_LE(0, fd);
+	ASSERT_EQ(0, ring_map(&a, fd, 4));
+	EXPECT_EQ(-1, ring_map(&b, fd, 2));
+	EXPECT_EQ(EINVAL, errno);
+	EXPECT_EQ(-1, ring_map(&b, fd, 8));
+	EXPECT_EQ(EINVAL, errno);
+	EXPECT_EQ(-1, ring_map(&b, fd, 0));
+	EXPECT_EQ(EINVAL, errno);
+	/* Once the first mapping is gone, any size goes. */
+	ring_unmap(&a);
+	ASSERT_EQ(0, ring_map(&b, fd, 2));
+	EXPECT_EQ(2 * page_size(), b.up->data_size);
+	ring_unmap(&b);
+	close(fd);
+}
+
+TEST(inherited_per_task)
+{
+	struct perf_event_attr attr;
+	struct ring r;
+	int fd;
+
+	sample_attr_init(&attr, PERF_COUNT_SW_PAGE_FAULTS, 1, PERF_SAMPLE_IP);
+	attr.inherit = 1;
+	attr.disabled = 1;
+	fd = sys_perf_event_open(&attr, 0, -1, -1, 0);
+	ASSERT_LE(0, fd);
+	EXPECT_EQ(-1, ring_map(&r, fd, 1));
+	EXPECT_EQ(EINVAL, errno);
+	close(fd);
+
+	/* On one CPU the copies cannot write into it from elsewhere. */
+	fd = sys_perf_event_open(&attr, 0, 0, -1, 0);
+	ASSERT_LE(0, fd);
+	EXPECT_EQ(0, ring_map(&r, fd, 1));
+	ring_unmap(&r);
+	close(fd);
+
+	/* Not inherited: fine. */
+	attr.inherit = 0;
+	fd = sys_perf_event_open(&attr, 0, -1, -1, 0);
+	ASSERT_LE(0, fd);
+	EXPECT_EQ(0, ring_map(&r, fd, 1));
+	ring_unmap(&r);
+	close(fd);
+}
+
+/* The AUX area: mapped at aux_offset, which no software PMU provides. */
+TEST(aux_area)
+{
+	size_t psz = page_size();
+	struct ring r;
+	void *p;
+	int fd;
+
+	fd = open_pf_sampler();
+	ASSERT_LE(0, fd);
+
+	/* No buffer yet: nothing to put an AUX area after. */
+	p = mmap(NULL, 4 * psz, PROT_READ | PROT_WRITE, MAP_SHARED, fd,
+		 3 * psz);
+	EXPECT_EQ(MAP_FAILED, p);
+	EXPECT_EQ(EINVAL, errno);
+
+	ASSERT_EQ(0, ring_map(&r, fd, 2));
+	EXPECT_EQ(0, r.up->aux_offset);
+	EXPECT_EQ(0, r.up->aux_size);
+
+	/* aux_offset/aux_size not set up: EINVAL. */
+	p = mmap(NULL, 4 * psz, PROT_READ | PROT_WRITE, MAP_SHARED, fd,
+		 3 * psz);
+	EXPECT_EQ(MAP_FAILED, p);
+	EXPECT_EQ(EINVAL, errno);
+
+	/* Set up, but inside the buffer: EINVAL. */
+	r.up->aux_offset = psz;
+	r.up->aux_size = 4 * psz;
+	p = mmap(NULL, 4 * psz, PROT_READ | PROT_WRITE, MAP_SHARED, fd, psz);
+	EXPECT_EQ(MAP_FAILED, p);
+	EXPECT_EQ(EINVAL, errno);
+
+	/* Set up, but for another size or offset than mapped: EINVAL. */
+	r.up->aux_offset = 3 * psz;
+	r.up->aux_size = 2 * psz;
+	p = mmap(NULL, 4 * psz, PROT_READ | PROT_WRITE, MAP_SHARED, fd,
+		 3 * psz);
+	EXPECT_EQ(MAP_FAILED, p);
+	EXPECT_EQ(EINVAL, errno);
+	r.up->aux_size = 4 * psz;
+	p = mmap(NULL, 4 * psz, PROT_READ | PROT_WRITE, MAP_SHARED, fd,
+		 4 * psz);
+	EXPECT_EQ(MAP_FAILED, p);
+	EXPECT_EQ(EINVAL, errno);
+
+	/* Not a power of two pages: EINVAL. */
+	r.up->aux_size = 3 * psz;
+	p = mmap(NULL, 3 * psz, PROT_READ | PROT_WRITE, MAP_SHARED, fd,
+		 3 * psz);
+	EXPECT_EQ(MAP_FAILED, p);
+	EXPECT_EQ(EINVAL, errno);
+
+	/* Set up right: the software PMU has no AUX area. */
+	r.up->aux_offset = 3 * psz;
+	r.up->aux_size = 4 * psz;
+	p = mmap(NULL, 4 * psz, PROT_READ | PROT_WRITE, MAP_SHARED, fd,
+		 3 * psz);
+	EXPECT_EQ(MAP_FAILED, p);
+	EXPECT_EQ(EOPNOTSUPP, errno);
+	if (p != MAP_FAILED)
+		munmap(p, 4 * psz);
+
+	/* The buffer itself is unharmed and still unmaps. */
+	EXPECT_EQ(2 * psz, r.up->data_size);
+	ring_unmap(&r);
+	close(fd);
+}
+
+/* Read the lock seqcount until it is stable: returns the even value. */
+static __u32 stable_lock(struct perf_event_mmap_page *up)
+{
+	__u32 seq;
+
+	do {
+		seq = __atomic_load_n(&up->lock, __ATOMIC_ACQUIRE);
+	} while (seq & 1);
+	return seq;
+}
+
+TEST(user_page_header)
+{
+	struct perf_event_mmap_page *up;
+	struct ring r;
+	int fd;
+
+	fd = open_pf_sampler();
+	ASSERT_LE(0, fd);
+	ASSERT_EQ(0, ring_map(&r, fd, 4));
+	up = r.up;
+
+	EXPECT_EQ(0, up->version);
+	EXPECT_EQ(0, up->compat_version);
+	EXPECT_EQ(offsetof(struct perf_event_mmap_page, __reserved),
+		  up->size);
+	EXPECT_EQ(page_size(), up->data_offset);
+	EXPECT_EQ(4 * page_size(), up->data_size);
+	EXPECT_EQ(0, up->data_head);
+	EXPECT_EQ(0, up->data_tail);
+	EXPECT_EQ(0, up->aux_head);
+	EXPECT_EQ(0, up->aux_tail);
+	EXPECT_EQ(0, up->lock & 1);
+	/* A software event is never in a hardware counter. */
+	EXPECT_EQ(0, up->index);
+
+	ring_unmap(&r);
+	close(fd);
+}
+
+TEST(user_page_capabilities)
+{
+	struct perf_event_mmap_page *up;
+	struct ring r;
+	int fd;
+
+	fd = open_pf_sampler();
+	ASSERT_LE(0, fd);
+	ASSERT_EQ(0, ring_map(&r, fd, 1));
+	up = r.up;
+
+	EXPECT_EQ(0, (int)up->cap_bit0);
+	EXPECT_EQ(1, (int)up->cap_bit0_is_deprecated);
+	EXPECT_EQ(0, (int)up->cap_user_rdpmc);
+	EXPECT_EQ(0, (int)up->cap_____res);
+	/* time_zero goes with time: both are conversions of the TSC. */
+	if (up->cap_user_time_zero)
+		EXPECT_EQ(1, (int)up->cap_user_time);
+	if (up->cap_user_time) {
+		EXPECT_NE(0, up->time_mult);
+		EXPECT_GT(32, up->time_shift);
+	}
+	TH_LOG("cap_user_time %d, time_zero %d, time_short %d",
+	       (int)up->cap_user_time, (int)up->cap_user_time_zero,
+	       (int)up->cap_user_time_short);
+
+	ring_unmap(&r);
+	close(fd);
+}
+
+/*
+ * offset and the times are the event's as of the last update: at mmap()
+ * of a disabled event they are exactly what read() gives.
+ */
+TEST(user_page_count_and_times)
+{
+	struct perf_event_attr attr;
+	struct perf_event_mmap_page *up;
+	struct value_times vt;
+	struct ring r;
+	__u32 seq;
+	int fd;
+
+	sw_attr_init(&attr, PERF_COUNT_SW_PAGE_FAULTS);
+	attr.read_format = RF_TIMES;
+	fd = sample_open(&attr);
+	ASSERT_LE(0, fd);
+	ASSERT_EQ(0, fault_fresh_pages(TOUCH_PAGES));
+	spin_cpu_ns(NSEC_PER_MSEC);
+	ASSERT_EQ(0, ioctl(fd, PERF_EVENT_IOC_DISABLE, 0));
+	ASSERT_EQ(0, read_value_times(fd, &vt));
+	EXPECT_LE(TOUCH_PAGES, vt.value);
+
+	ASSERT_EQ(0, ring_map(&r, fd, 0));
+	up = r.up;
+	seq = stable_lock(up);
+	EXPECT_EQ(0, up->index);
+	EXPECT_EQ(vt.value, up->offset);
+	EXPECT_EQ(vt.enabled, up->time_enabled);
+	EXPECT_EQ(vt.running, up->time_running);
+	EXPECT_EQ(seq, up->lock);
+
+	/*
+	 * The page is brought up to date when the event goes on a CPU: after
+	 * a few context switches it shows the time spent spinning.
+	 */
+	ASSERT_EQ(0, ioctl(fd, PERF_EVENT_IOC_ENABLE, 0));
+	spin_cpu_ns(2 * NSEC_PER_MSEC);
+	switch_out(3);
+	seq = stable_lock(up);
+	EXPECT_LT(vt.enabled + NSEC_PER_MSEC, up->time_enabled);
+	EXPECT_LT(vt.running + NSEC_PER_MSEC, up->time_running);
+	EXPECT_EQ(seq, up->lock);
+
+	/* ... and by RESET: offset 0, the times grown again. */
+	ASSERT_EQ(0, read_value_times(fd, &vt));
+	spin_cpu_ns(2 * NSEC_PER_MSEC);
+	ASSERT_EQ(0, ioctl(fd, PERF_EVENT_IOC_RESET, 0));
+	seq = stable_lock(up);
+	EXPECT_EQ(0, up->offset);
+	EXPECT_LT(vt.enabled + NSEC_PER_MSEC, up->time_enabled);
+	EXPECT_LT(vt.running + NSEC_PER_MSEC, up->time_running);
+	EXPECT_EQ(0, up->index);
+	EXPECT_EQ(seq, up->lock);
+
+	ring_unmap(&r);
+	close(fd);
+}
+
+/* A buffer is unmapped whole or not at all. */
+TEST(partial_munmap)
+{
+	size_t psz = page_size();
+	struct ring r;
+	int fd;
+
+	fd = open_pf_sampler();
+	ASSERT_LE(0, fd);
+	ASSERT_EQ(0, ring_map(&r, fd, 4));
+	EXPECT_EQ(-1, munmap((char *)r.map + psz, psz));
+	EXPECT_EQ(EINVAL, errno);
+	EXPECT_EQ(-1, munmap(r.map, psz));
+	EXPECT_EQ(EINVAL, errno);
+	EXPECT_EQ(4 * psz, r.up->data_size);
+	ring_unmap(&r);
+	close(fd);
+}
+
+static sigjmp_buf segv_jmp;
+
+static void segv_handler(int sig)
+{
+	siglongjmp(segv_jmp, 1);
+}
+
+/* A forked child does not get the mapping. */
+TEST(not_inherited_by_fork)
+{
+	struct ring r;
+	pid_t pid;
+	int fd, status;
+
+	fd = open_pf_sampler();
+	ASSERT_LE(0, fd);
+	ASSERT_EQ(0, ring_map(&r, fd, 1));
+	EXPECT_EQ(page_size(), r.up->data_offset);
+
+	pid = fork();
+	ASSERT_LE(0, pid);
+	if (pid == 0) {
+		signal(SIGSEGV, segv_handler);
+		if (sigsetjmp(segv_jmp, 1))
+			_exit(0);
+		/* Must fault: the range is not mapped in the child. */
+		_exit(__atomic_load_n(&r.up->data_offset, __ATOMIC_RELAXED) ?
+		      1 : 2);
+	}
+	ASSERT_EQ(pid, waitpid(pid, &status, 0));
+	EXPECT_TRUE(WIFEXITED(status));
+	EXPECT_EQ(0, WEXITSTATUS(status));
+	/* ... and the parent's is untouched. */
+	EXPECT_EQ(page_size(), r.up->data_offset);
+	ring_unmap(&r);
+	close(fd);
+}
+
+TEST_HARNESS_MAIN
