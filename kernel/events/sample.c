@@ -137,12 +137,12 @@ static u64 perf_sample_count(struct perf_event *event)
 	       atomic64_read(&event->child_count);
 }
 
-static void perf_output_read_value(struct perf_output_handle *handle,
-				   struct perf_event *event, u64 fmt)
+/* What follows a value in a read_format block: its id and lost count. */
+static void perf_output_read_tail(struct perf_output_handle *handle,
+				  struct perf_event *event, u64 fmt)
 {
-	u64 value = perf_sample_count(event);
+	u64 value;
 
-	perf_output_put(handle, value);
 	if (fmt & PERF_FORMAT_ID) {
 		value = perf_event_primary_id(event);
 		perf_output_put(handle, value);
@@ -153,31 +153,42 @@ static void perf_output_read_value(struct perf_output_handle *handle,
 	}
 }
 
+/*
+ * The read_format block, laid out as read() lays it out:
+ *   alone:     value, [enabled], [running], [id], [lost]
+ *   a group:   nr, [enabled], [running], then per member value, [id], [lost]
+ */
 static void perf_output_read(struct perf_output_handle *handle,
 			     struct perf_event *event)
 {
 	struct perf_event *leader = event->group_leader, *sibling;
 	u64 fmt = event->attr.read_format;
-	u64 enabled, running, nr;
+	u64 enabled, running, value;
 
 	perf_event_times_now(event, &enabled, &running);
 
-	if (fmt & PERF_FORMAT_GROUP) {
-		nr = 1 + leader->nr_siblings;
-		perf_output_put(handle, nr);
-	}
+	if (fmt & PERF_FORMAT_GROUP)
+		value = 1 + leader->nr_siblings;
+	else
+		value = perf_sample_count(event);
+	perf_output_put(handle, value);
 	if (fmt & PERF_FORMAT_TOTAL_TIME_ENABLED)
 		perf_output_put(handle, enabled);
 	if (fmt & PERF_FORMAT_TOTAL_TIME_RUNNING)
 		perf_output_put(handle, running);
 
 	if (!(fmt & PERF_FORMAT_GROUP)) {
-		perf_output_read_value(handle, event, fmt);
+		perf_output_read_tail(handle, event, fmt);
 		return;
 	}
-	perf_output_read_value(handle, leader, fmt);
-	list_for_each_entry(sibling, &leader->sibling_list, sibling_entry)
-		perf_output_read_value(handle, sibling, fmt);
+	value = perf_sample_count(leader);
+	perf_output_put(handle, value);
+	perf_output_read_tail(handle, leader, fmt);
+	list_for_each_entry(sibling, &leader->sibling_list, sibling_entry) {
+		value = perf_sample_count(sibling);
+		perf_output_put(handle, value);
+		perf_output_read_tail(handle, sibling, fmt);
+	}
 }
 
 /* The physical address of a data address, or 0. */
