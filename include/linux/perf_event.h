@@ -376,6 +376,11 @@ struct perf_sample_cpu {
 	u32				reserved;
 };
 
+/* PERF_SAMPLE_DATA_SRC when the PMU cannot tell: every part unknown. */
+#define PERF_MEM_NA	(PERF_MEM_S(OP, NA) | PERF_MEM_S(LVL, NA) | \
+			 PERF_MEM_S(SNOOP, NA) | PERF_MEM_S(LOCK, NA) | \
+			 PERF_MEM_S(TLB, NA))
+
 /**
  * struct perf_sample_data - what one sample is made of
  *

@@ -432,7 +432,7 @@ static void perf_output_sample(struct perf_output_handle *handle,
 			       struct perf_event *event)
 {
 	struct perf_event_attr *attr = &event->attr;
-	u64 type = attr->sample_type, zero = 0;
+	u64 type = attr->sample_type, zero = 0, value;
 
 	perf_output_put(handle, *header);
 	if (type & PERF_SAMPLE_IDENTIFIER)
@@ -473,8 +473,11 @@ static void perf_output_sample(struct perf_output_handle *handle,
 		perf_output_stack_user(handle, data);
 	if (type & PERF_SAMPLE_WEIGHT_TYPE)
 		perf_output_put(handle, zero);
-	if (type & PERF_SAMPLE_DATA_SRC)
-		perf_output_put(handle, zero);
+	if (type & PERF_SAMPLE_DATA_SRC) {
+		/* The PMU knows nothing of where the data came from. */
+		value = PERF_MEM_NA;
+		perf_output_put(handle, value);
+	}
 	if (type & PERF_SAMPLE_TRANSACTION)
 		perf_output_put(handle, zero);
 	if (type & PERF_SAMPLE_REGS_INTR)
