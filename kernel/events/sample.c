@@ -385,6 +385,9 @@ static unsigned int perf_prepare_sample(struct perf_event_header *header,
 			data->code_page_size = perf_page_size(data->ip);
 		size += sizeof(u64);
 	}
+	/* No AUX event to take a snapshot from: an AUX size of 0. */
+	if (type & PERF_SAMPLE_AUX)
+		size += sizeof(u64);
 	/* Last: the stack gets what is left of the 64 KiB a record may be. */
 	if (type & PERF_SAMPLE_STACK_USER) {
 		data->stack_user_size =
@@ -491,6 +494,8 @@ static void perf_output_sample(struct perf_output_handle *handle,
 		perf_output_put(handle, data->data_page_size);
 	if (type & PERF_SAMPLE_CODE_PAGE_SIZE)
 		perf_output_put(handle, data->code_page_size);
+	if (type & PERF_SAMPLE_AUX)
+		perf_output_put(handle, zero);
 }
 
 /**

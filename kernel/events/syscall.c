@@ -242,7 +242,10 @@ static struct file *perf_open_event(struct perf_event_attr *attr,
 	if (IS_ERR(event))
 		return ERR_CAST(event);
 
-	ret = perf_check_cpu(attr, task, cpu);
+	/* No PMU here can send its output to an AUX area. */
+	ret = attr->aux_output ? -EOPNOTSUPP : 0;
+	if (!ret)
+		ret = perf_check_cpu(attr, task, cpu);
 	/* Watching another task: CAP_PERFMON, or the right to read it. */
 	if (!ret && task && task != current && !perfmon_capable() &&
 	    !ptrace_may_access(task, PTRACE_MODE_READ_REALCREDS))
@@ -259,6 +262,12 @@ static struct file *perf_open_event(struct perf_event_attr *attr,
 	event->ctx = ctx;
 
 	if (group_leader && !perf_event_valid_group(group_leader, event, ctx)) {
+		ret = -EINVAL;
+		goto out_event;
+	}
+
+	/* AUX samples come from an AUX event leading the group: none here. */
+	if (attr->aux_sample_size) {
 		ret = -EINVAL;
 		goto out_event;
 	}
