@@ -221,7 +221,8 @@ struct perf_callchain_entry *perf_callchain(struct perf_event *event,
 		perf_callchain_kernel(&ctx, regs);
 	}
 
-	if (event->attr.exclude_callchain_user || ctx.nr >= max)
+	/* The user marker goes in even when no room is left after it. */
+	if (event->attr.exclude_callchain_user)
 		return ctx.entry;
 	if (!user_mode(regs)) {
 		/* A kernel thread has no user part. */
