@@ -64,8 +64,15 @@ int perf_check_attr(const struct perf_event_attr *attr)
 	if (attr->read_format & ~(PERF_FORMAT_MAX - 1))
 		return -EINVAL;
 
+	/* A branch stack of known branch types, and of at least one. */
 	if (attr->sample_type & PERF_SAMPLE_BRANCH_STACK &&
-	    attr->branch_sample_type & ~(PERF_SAMPLE_BRANCH_MAX - 1))
+	    (attr->branch_sample_type & ~(PERF_SAMPLE_BRANCH_MAX - 1) ||
+	     !(attr->branch_sample_type & ~PERF_SAMPLE_BRANCH_PLM_ALL)))
+		return -EINVAL;
+
+	/* One format of weight or the other. */
+	if ((attr->sample_type & PERF_SAMPLE_WEIGHT_TYPE) ==
+	    PERF_SAMPLE_WEIGHT_TYPE)
 		return -EINVAL;
 
 	if (attr->sample_type & PERF_SAMPLE_REGS_USER &&

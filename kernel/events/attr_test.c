@@ -83,7 +83,7 @@ static void perf_attr_reserved(struct kunit *test)
 static bool sample_bit_needs_more(u64 bit)
 {
 	return bit == PERF_SAMPLE_REGS_USER || bit == PERF_SAMPLE_REGS_INTR ||
-	       bit == PERF_SAMPLE_CGROUP;
+	       bit == PERF_SAMPLE_CGROUP || bit == PERF_SAMPLE_BRANCH_STACK;
 }
 
 static void perf_attr_sample_type_bits(struct kunit *test)
@@ -100,15 +100,36 @@ static void perf_attr_sample_type_bits(struct kunit *test)
 				    "sample_type %#llx", bit);
 	}
 
-	/* All of them at once, with what the special ones need. */
+	/* All of them at once (one kind of weight), with what they need. */
 	attr_init(&attr);
 	attr.sample_type = PERF_SAMPLE_MAX - 1;
+	attr.sample_type &= ~(u64)PERF_SAMPLE_WEIGHT_STRUCT;
 	if (!IS_ENABLED(CONFIG_CGROUP_PERF))
 		attr.sample_type &= ~(u64)PERF_SAMPLE_CGROUP;
+	attr.branch_sample_type = PERF_SAMPLE_BRANCH_ANY;
 	attr.sample_regs_user = GOOD_REGS;
 	attr.sample_regs_intr = GOOD_REGS;
 	attr.sample_stack_user = 4096;
 	KUNIT_EXPECT_EQ(test, perf_check_attr(&attr), 0);
+}
+
+/* A branch stack of some branch type; one weight format or the other. */
+static void perf_attr_branch_and_weight(struct kunit *test)
+{
+	struct perf_event_attr attr;
+
+	attr_init(&attr);
+	attr.sample_type = PERF_SAMPLE_BRANCH_STACK;
+	KUNIT_EXPECT_EQ(test, perf_check_attr(&attr), -EINVAL);
+	attr.branch_sample_type = PERF_SAMPLE_BRANCH_USER |
+				  PERF_SAMPLE_BRANCH_KERNEL;
+	KUNIT_EXPECT_EQ(test, perf_check_attr(&attr), -EINVAL);
+	attr.branch_sample_type |= PERF_SAMPLE_BRANCH_ANY_CALL;
+	KUNIT_EXPECT_EQ(test, perf_check_attr(&attr), 0);
+
+	attr_init(&attr);
+	attr.sample_type = PERF_SAMPLE_WEIGHT | PERF_SAMPLE_WEIGHT_STRUCT;
+	KUNIT_EXPECT_EQ(test, perf_check_attr(&attr), -EINVAL);
 }
 
 static void perf_attr_sample_type_unknown(struct kunit *test)
@@ -481,6 +502,7 @@ static struct kunit_case perf_attr_cases[] = {
 	KUNIT_CASE(perf_attr_zero_is_valid),
 	KUNIT_CASE(perf_attr_reserved),
 	KUNIT_CASE(perf_attr_sample_type_bits),
+	KUNIT_CASE(perf_attr_branch_and_weight),
 	KUNIT_CASE(perf_attr_sample_type_unknown),
 	KUNIT_CASE(perf_attr_read_format),
 	KUNIT_CASE_PARAM(perf_attr_table, attr_cases_gen_params),
