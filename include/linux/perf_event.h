@@ -139,6 +139,7 @@ struct hw_perf_event {
 /* pmu::capabilities */
 #define PERF_PMU_CAP_NO_INTERRUPT	0x0001	/* cannot sample */
 #define PERF_PMU_CAP_NO_NMI		0x0002	/* overflows are not NMIs */
+#define PERF_PMU_CAP_EXTENDED_REGS	0x0008	/* samples PERF_REG_EXTENDED_MASK */
 #define PERF_PMU_CAP_NO_EXCLUDE		0x0080	/* refuses exclude_* bits */
 #define PERF_PMU_CAP_UNLIMITED		0x8000	/* never out of counters */
 

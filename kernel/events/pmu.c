@@ -10,6 +10,7 @@
  * offered to every PMU in registration order until one accepts.
  */
 #include <linux/perf_event.h>
+#include <linux/perf_regs.h>
 #include <linux/idr.h>
 #include <linux/srcu.h>
 
@@ -108,6 +109,17 @@ void perf_pmu_unregister(struct pmu *pmu)
 }
 EXPORT_SYMBOL_GPL(perf_pmu_unregister);
 
+/*
+ * Registers beyond the general ones (x86: the XMM registers) are only
+ * for PMUs that record them; as in 6.1 the masks are checked whether or
+ * not sample_type asks for registers.
+ */
+static bool perf_event_extended_regs(struct perf_event *event)
+{
+	return (event->attr.sample_regs_user & PERF_REG_EXTENDED_MASK) ||
+	       (event->attr.sample_regs_intr & PERF_REG_EXTENDED_MASK);
+}
+
 static int perf_pmu_try(struct pmu *pmu, struct perf_event *event)
 {
 	int ret;
@@ -126,15 +138,19 @@ static int perf_pmu_try(struct pmu *pmu, struct perf_event *event)
 	if (pmu->capabilities & PERF_PMU_CAP_NO_EXCLUDE &&
 	    (event->attr.exclude_user || event->attr.exclude_kernel ||
 	     event->attr.exclude_hv || event->attr.exclude_idle ||
-	     event->attr.exclude_host || event->attr.exclude_guest)) {
+	     event->attr.exclude_host || event->attr.exclude_guest))
+		ret = -EINVAL;
+	else if (!(pmu->capabilities & PERF_PMU_CAP_EXTENDED_REGS) &&
+		 perf_event_extended_regs(event))
+		ret = -EOPNOTSUPP;
+	if (ret) {
 		if (event->destroy)
 			event->destroy(event);
 		event->destroy = NULL;
 		event->pmu = NULL;
 		module_put(pmu->module);
-		return -EINVAL;
 	}
-	return 0;
+	return ret;
 }
 
 /**
