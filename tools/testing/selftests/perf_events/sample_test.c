@@ -1,0 +1,1153 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * PERF_RECORD_SAMPLE: the fields each attr.sample_type bit adds, in the
+ * order perf_event_open(2) documents, as Linux 6.1 writes them for
+ * software events on x86-64.
+ *
+ * Page-fault samples are taken at a known instruction (fault_insn) that
+ * writes to a known address, so the fields can be checked exactly:
+ *
+ *  - IDENTIFIER, ID and STREAM_ID are the event's id; TID the thread;
+ *    CPU the CPU it runs on (reserved half 0); PERIOD the period; IP the
+ *    faulting instruction; ADDR the faulting address; header.misc
+ *    PERF_RECORD_MISC_USER.
+ *  - READ: the read_format block, for the event alone or its group.
+ *  - CALLCHAIN: PERF_CONTEXT_USER then the faulting IP and the return
+ *    addresses of its callers (frame pointers); a context-switch sample,
+ *    taken in the kernel, has PERF_CONTEXT_KERNEL and kernel addresses
+ *    first.  exclude_callchain_kernel/user drop a part, sample_max_stack
+ *    bounds the number of addresses.
+ *  - RAW on a software event: size 4 and four zero bytes.
+ *  - REGS_USER and REGS_INTR: the ABI word and the registers asked for;
+ *    STACK_USER: the bytes from the user stack pointer up, and dyn_size.
+ *  - WEIGHT, DATA_SRC (PERF_MEM_NA), TRANSACTION: what 6.1 puts there
+ *    when the PMU has nothing to say.
+ *  - PHYS_ADDR, DATA_PAGE_SIZE: the physical address and page size of
+ *    the faulting address if a normal page maps it at the time, else 0;
+ *    CODE_PAGE_SIZE: the page size of the IP.
+ *  - TIME: use_clockid with each allowed clock gives that clock's time.
+ *  - PERIOD on a software event samples every occurrence (6.1's rule).
+ *  - AUX with aux_sample_size 0: a zero AUX size at the end.
+ *  - Refused: an invalid clockid (EINVAL), BRANCH_STACK on a software
+ *    event (EOPNOTSUPP; EINVAL with no branch type), WEIGHT together with
+ *    WEIGHT_STRUCT (EINVAL), register masks the ABI does not have
+ *    (EINVAL) and extended registers the PMU does not sample
+ *    (EOPNOTSUPP), stack sizes that are not 8-byte multiples below 64 KiB
+ *    (EINVAL).
+ */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <stdint.h>
+#include <sys/ioctl.h>
+#include <sys/mman.h>
+#include <linux/perf_event.h>
+#include <asm/perf_regs.h>
+
+#include "perf_test_util.h"
+#include "perf_sample_util.h"
+#include "../kselftest_harness.h"
+
+#define RING_PAGES	16
+
+#define KERNEL_START	0xffff800000000000ULL
+#define USER_END	0x0000800000000000ULL
+
+/* PERF_MEM_NA of the kernel: every part of data_src not available. */
+#define DATA_SRC_NA	(PERF_MEM_S(OP, NA) | PERF_MEM_S(LVL, NA) | \
+			 PERF_MEM_S(SNOOP, NA) | PERF_MEM_S(LOCK, NA) | \
+			 PERF_MEM_S(TLB, NA))
+
+/* The general registers of x86-64: all but DS, ES, FS and GS. */
+#define REGS_64		(((1ULL << PERF_REG_X86_64_MAX) - 1) & \
+			 ~((1ULL << PERF_REG_X86_DS) | \
+			   (1ULL << PERF_REG_X86_ES) | \
+			   (1ULL << PERF_REG_X86_FS) | \
+			   (1ULL << PERF_REG_X86_GS)))
+
+/* Index of register @reg among those of @mask that a sample carries. */
+static int reg_index(__u64 mask, int reg)
+{
+	return __builtin_popcountll(mask & ((1ULL << reg) - 1));
+}
+
+#define noinline	__attribute__((__noinline__))
+#define __noclone	__attribute__((__noclone__))
+
+/* The address of a link-time symbol (the program is static, not PIE). */
+#define SYMBOL_ADDR(sym) ({						\
+	__u64 __a;							\
+	asm("leaq " #sym "(%%rip), %0" : "=r" (__a));			\
+	__a;								\
+})
+
+static bool in_text(__u64 ip)
+{
+	return ip >= SYMBOL_ADDR(__executable_start) &&
+	       ip < SYMBOL_ADDR(etext);
+}
+
+/* What a fault taken by fault_at() saw. */
+struct fault_site {
+	__u64 ret_inner;	/* return address into fault_middle() */
+	__u64 ret_middle;	/* return address into fault_at() */
+	__u64 marker;		/* address of a marked stack buffer */
+};
+
+#define MARK		0x5a17e5a17e5a17e5ULL
+#define MARK_WORDS	8
+
+/* The instruction of fault_inner() that takes the fault. */
+#define FAULT_INSN	SYMBOL_ADDR(fault_insn)
+
+static noinline void fill_mark(__u64 *mark)
+{
+	int i;
+
+	for (i = 0; i < MARK_WORDS; i++)
+		mark[i] = MARK + i;
+}
+
+/*
+ * Write one byte at @p, at the instruction fault_insn.  Not a leaf
+ * function, so that its locals are above the stack pointer rather than
+ * in the red zone below it.
+ */
+static noinline __noclone void fault_inner(char *p, struct fault_site *site)
+{
+	__u64 mark[MARK_WORDS];
+
+	fill_mark(mark);
+	site->marker = (uintptr_t)mark;
+	site->ret_inner = (uintptr_t)__builtin_return_address(0);
+	asm volatile(".globl fault_insn\n"
+		     "fault_insn: movb $1, (%0)"
+		     : : "r" (p), "r" (mark) : "memory");
+}
+
+static noinline __noclone void fault_middle(char *p, struct fault_site *site)
+{
+	fault_inner(p, site);
+	site->ret_middle = (uintptr_t)__builtin_return_address(0);
+	asm volatile("" : : : "memory");
+}
+
+static noinline void fault_at(char *p, struct fault_site *site)
+{
+	fault_middle(p, site);
+}
+
+/* A sampling event on the caller with its buffer mapped, disabled. */
+struct sampler {
+	struct perf_event_attr attr;
+	int fd;
+	__u64 id;
+	struct ring r;
+	struct samples *ss;
+	char *page;	/* fresh pages to fault on */
+};
+
+static void sampler_init(struct sampler *s, __u64 config, __u64 sample_type)
+{
+	memset(s, 0, sizeof(*s));
+	s->fd = -1;
+	sample_attr_init(&s->attr, config, 1, sample_type);
+	s->attr.disabled = 1;
+}
+
+/* Open and map; 0 or -errno of the open. */
+static int sampler_open(struct sampler *s, int group_fd)
+{
+	size_t i;
+
+	s->fd = sys_perf_event_open(&s->attr, 0, -1, group_fd, 0);
+	if (s->fd < 0)
+		return -errno;
+	if (ioctl(s->fd, PERF_EVENT_IOC_ID, &s->id) ||
+	    ring_map(&s->r, s->fd, RING_PAGES))
+		return -EIO;
+	for (i = 0; i < s->r.len; i += page_size())
+		__atomic_load_n((char *)s->r.map + i, __ATOMIC_RELAXED);
+	s->ss = calloc(1, sizeof(*s->ss));
+	s->page = map_fresh_pages(16);
+	if (!s->ss || !s->page)
+		return -ENOMEM;
+	samples_init(s->ss, &s->attr, 1);
+	return 0;
+}
+
+static void sampler_close(struct sampler *s)
+{
+	if (s->ss) {
+		samples_free(s->ss);
+		free(s->ss);
+	}
+	if (s->page)
+		munmap(s->page, 16 * page_size());
+	ring_unmap(&s->r);
+	if (s->fd >= 0)
+		close(s->fd);
+	s->fd = -1;
+}
+
+/* Take one page fault at @p (in fault_insn) with the event on. */
+static void sampler_fault(struct sampler *s, char *p, struct fault_site *site)
+{
+	ioctl(s->fd, PERF_EVENT_IOC_ENABLE, 0);
+	fault_at(p, site);
+	ioctl(s->fd, PERF_EVENT_IOC_DISABLE, 0);
+}
+
+/* Collect the samples; the one for address @addr, or NULL. */
+static struct sample *sampler_find(struct sampler *s, __u64 addr, int *idx)
+{
+	int i;
+
+	if (ring_collect(&s->r, s->ss))
+		return NULL;
+	for (i = 0; i < s->ss->kept; i++) {
+		if (s->ss->s[i].addr == addr) {
+			if (idx)
+				*idx = i;
+			return &s->ss->s[i];
+		}
+	}
+	return NULL;
+}
+
+TEST(id_fields_in_order)
+{
+	struct fault_site site;
+	struct sampler s;
+	struct sample *x;
+	char *p;
+	int cpus[1], i;
+
+	ASSERT_EQ(1, allowed_cpus(cpus, 1));
+	ASSERT_EQ(0, pin_to_cpu(cpus[0]));
+	sampler_init(&s, PERF_COUNT_SW_PAGE_FAULTS,
+		     PERF_SAMPLE_IDENTIFIER | PERF_SAMPLE_IP | PERF_SAMPLE_TID |
+		     PERF_SAMPLE_TIME | PERF_SAMPLE_ADDR | PERF_SAMPLE_ID |
+		     PERF_SAMPLE_STREAM_ID | PERF_SAMPLE_CPU |
+		     PERF_SAMPLE_PERIOD);
+	ASSERT_EQ(0, sampler_open(&s, -1));
+	p = s.page + 123;
+	sampler_fault(&s, p, &site);
+	x = sampler_find(&s, (uintptr_t)p, &i);
+	ASSERT_NE(NULL, x);
+	EXPECT_EQ(0, s.ss->bad);
+
+	EXPECT_EQ(8 + 9 * 8, s.ss->copy[i][0] >> 48);
+	EXPECT_EQ(PERF_RECORD_MISC_USER, s.ss->misc[i]);
+	EXPECT_EQ(s.id, x->identifier);
+	EXPECT_EQ(FAULT_INSN, x->ip);
+	EXPECT_EQ(getpid(), x->pid);
+	EXPECT_EQ(gettid(), x->tid);
+	EXPECT_NE(0, x->time);
+	EXPECT_EQ(s.id, x->id);
+	EXPECT_EQ(s.id, x->stream_id);
+	EXPECT_EQ(cpus[0], x->cpu);
+	EXPECT_EQ(0, x->cpu_res);
+	EXPECT_EQ(1, x->period);
+	sampler_close(&s);
+}
+
+/* Each page fault is at its own address; a read fault counts too. */
+TEST(addr_is_fault_address)
+{
+	struct fault_site site;
+	struct sampler s;
+	char *p;
+	int i, found = 0;
+
+	sampler_init(&s, PERF_COUNT_SW_PAGE_FAULTS,
+		     PERF_SAMPLE_IP | PERF_SAMPLE_ADDR | PERF_SAMPLE_PERIOD);
+	s.attr.sample_period = 1;
+	ASSERT_EQ(0, sampler_open(&s, -1));
+	ASSERT_EQ(0, ioctl(s.fd, PERF_EVENT_IOC_ENABLE, 0));
+	for (i = 0; i < 8; i++)
+		fault_at(s.page + i * page_size() + 8 * i, &site);
+	p = s.page + 8 * page_size() + 4000;
+	i = __atomic_load_n(p, __ATOMIC_RELAXED);
+	ASSERT_EQ(0, ioctl(s.fd, PERF_EVENT_IOC_DISABLE, 0));
+
+	ASSERT_EQ(0, ring_collect(&s.r, s.ss));
+	for (i = 0; i < s.ss->kept; i++) {
+		struct sample *x = &s.ss->s[i];
+
+		if (x->addr == (uintptr_t)p) {
+			found++;
+			EXPECT_TRUE(in_text(x->ip));
+			continue;
+		}
+		if (x->addr < (uintptr_t)s.page ||
+		    x->addr >= (uintptr_t)s.page + 8 * page_size())
+			continue;
+		EXPECT_EQ((x->addr - (uintptr_t)s.page) % page_size(),
+			  8 * ((x->addr - (uintptr_t)s.page) / page_size()));
+		EXPECT_EQ(FAULT_INSN, x->ip);
+		EXPECT_EQ(1, x->period);
+		found++;
+	}
+	EXPECT_EQ(9, found);
+	sampler_close(&s);
+}
+
+/*
+ * PERIOD on a software event that is not in frequency mode: as in 6.1
+ * (and for perf's sake), every occurrence is sampled, with the number of
+ * occurrences as its period, whatever sample_period says.
+ */
+TEST(period_samples_every_occurrence)
+{
+	struct sampler s;
+	int i, ours = 0;
+
+	sampler_init(&s, PERF_COUNT_SW_PAGE_FAULTS,
+		     PERF_SAMPLE_PERIOD | PERF_SAMPLE_ADDR);
+	s.attr.sample_period = 3;
+	ASSERT_EQ(0, sampler_open(&s, -1));
+	ASSERT_EQ(0, ioctl(s.fd, PERF_EVENT_IOC_ENABLE, 0));
+	touch_pages(s.page, 16);
+	ASSERT_EQ(0, ioctl(s.fd, PERF_EVENT_IOC_DISABLE, 0));
+	ASSERT_EQ(0, ring_collect(&s.r, s.ss));
+	for (i = 0; i < s.ss->kept; i++) {
+		EXPECT_EQ(1, s.ss->s[i].period);
+		if (s.ss->s[i].addr >= (uintptr_t)s.page &&
+		    s.ss->s[i].addr < (uintptr_t)s.page + 16 * page_size())
+			ours++;
+	}
+	EXPECT_EQ(16, ours);
+	sampler_close(&s);
+}
+
+/* Without PERIOD the period holds: every third fault. */
+TEST(period_without_period_field)
+{
+	struct sampler s;
+	__u64 count;
+	int i, ours = 0;
+
+	sampler_init(&s, PERF_COUNT_SW_PAGE_FAULTS, PERF_SAMPLE_ADDR);
+	s.attr.sample_period = 3;
+	ASSERT_EQ(0, sampler_open(&s, -1));
+	ASSERT_EQ(0, ioctl(s.fd, PERF_EVENT_IOC_ENABLE, 0));
+	touch_pages(s.page, 15);
+	ASSERT_EQ(0, ioctl(s.fd, PERF_EVENT_IOC_DISABLE, 0));
+	ASSERT_EQ(0, read_value(s.fd, &count));
+	ASSERT_EQ(0, ring_collect(&s.r, s.ss));
+	for (i = 0; i < s.ss->kept; i++)
+		if (s.ss->s[i].addr >= (uintptr_t)s.page &&
+		    s.ss->s[i].addr < (uintptr_t)s.page + 16 * page_size())
+			ours++;
+	EXPECT_EQ(count / 3, s.ss->kept);
+	EXPECT_LE(4, ours);
+	EXPECT_GE(5, ours);
+	sampler_close(&s);
+}
+
+#define READ_FMT_ALL	(PERF_FORMAT_TOTAL_TIME_ENABLED | \
+			 PERF_FORMAT_TOTAL_TIME_RUNNING | PERF_FORMAT_ID | \
+			 PERF_FORMAT_LOST)
+
+/* READ of the event alone: its count as of each sample. */
+TEST(read_of_event)
+{
+	struct sampler s;
+	__u64 prev_value = 0, prev_enabled = 0, buf[5];
+	int i;
+
+	sampler_init(&s, PERF_COUNT_SW_PAGE_FAULTS,
+		     PERF_SAMPLE_READ | PERF_SAMPLE_ADDR);
+	s.attr.read_format = READ_FMT_ALL;
+	ASSERT_EQ(0, sampler_open(&s, -1));
+	ASSERT_EQ(0, ioctl(s.fd, PERF_EVENT_IOC_ENABLE, 0));
+	spin_cpu_ns(NSEC_PER_MSEC);
+	touch_pages(s.page, 8);
+	ASSERT_EQ(0, ioctl(s.fd, PERF_EVENT_IOC_DISABLE, 0));
+	ASSERT_EQ(sizeof(buf), read(s.fd, buf, sizeof(buf)));
+	ASSERT_EQ(0, ring_collect(&s.r, s.ss));
+	EXPECT_EQ(0, s.ss->bad);
+	ASSERT_LE(8, s.ss->kept);
+	for (i = 0; i < s.ss->kept; i++) {
+		const __u64 *r = s.ss->s[i].read;
+
+		ASSERT_EQ(5, s.ss->s[i].read_words);
+		/* value, enabled, running, id, lost */
+		if (i)
+			EXPECT_EQ(prev_value + 1, r[0]);
+		EXPECT_LE(prev_enabled, r[1]);
+		EXPECT_LT(0, r[1]);
+		/* Our pages were touched after the spin. */
+		if (s.ss->s[i].addr >= (uintptr_t)s.page &&
+		    s.ss->s[i].addr < (uintptr_t)s.page + 8 * page_size())
+			EXPECT_LE(NSEC_PER_MSEC, r[1]);
+		EXPECT_EQ(r[1], r[2]);
+		EXPECT_EQ(s.id, r[3]);
+		EXPECT_EQ(0, r[4]);
+		prev_value = r[0];
+		prev_enabled = r[1];
+	}
+	EXPECT_EQ(buf[0], prev_value);
+	sampler_close(&s);
+}
+
+/* READ of a group: every member's value and id, leader first. */
+TEST(read_of_group)
+{
+	struct sampler s;
+	__u64 ids[3], fmt = PERF_FORMAT_GROUP | PERF_FORMAT_ID |
+			    PERF_FORMAT_TOTAL_TIME_ENABLED;
+	struct group_reading g;
+	int m1, m2, i;
+
+	sampler_init(&s, PERF_COUNT_SW_PAGE_FAULTS,
+		     PERF_SAMPLE_ADDR | PERF_SAMPLE_READ);
+	s.attr.read_format = fmt;
+	ASSERT_EQ(0, sampler_open(&s, -1));
+	s.ss->nr_members = 3;
+	m1 = sw_event_open_group(PERF_COUNT_SW_PAGE_FAULTS, fmt, false, 0, -1,
+				 s.fd);
+	ASSERT_LE(0, m1);
+	m2 = sw_event_open_group(PERF_COUNT_SW_TASK_CLOCK, fmt, false, 0, -1,
+				 s.fd);
+	ASSERT_LE(0, m2);
+	ids[0] = s.id;
+	ASSERT_EQ(0, ioctl(m1, PERF_EVENT_IOC_ID, &ids[1]));
+	ASSERT_EQ(0, ioctl(m2, PERF_EVENT_IOC_ID, &ids[2]));
+
+	ASSERT_EQ(0, ioctl(s.fd, PERF_EVENT_IOC_ENABLE, 0));
+	spin_cpu_ns(NSEC_PER_MSEC);
+	touch_pages(s.page, 8);
+	ASSERT_EQ(0, ioctl(s.fd, PERF_EVENT_IOC_DISABLE, 0));
+	ASSERT_EQ(0, ring_collect(&s.r, s.ss));
+	EXPECT_EQ(0, s.ss->bad);
+	ASSERT_LE(8, s.ss->kept);
+	for (i = 0; i < s.ss->kept; i++) {
+		struct sample *x = &s.ss->s[i];
+
+		ASSERT_EQ(group_read_words(fmt, 3), x->read_words);
+		ASSERT_EQ(0, group_split(x->read, x->read_words * 8, fmt, &g));
+		EXPECT_EQ(3, g.nr);
+		EXPECT_LT(0, g.enabled);
+		EXPECT_EQ(ids[0], g.member[0].id);
+		EXPECT_EQ(ids[1], g.member[1].id);
+		EXPECT_EQ(ids[2], g.member[2].id);
+		/* The two fault counters saw the same faults, give or take. */
+		EXPECT_GE(1, llabs((long long)(g.member[0].value -
+					       g.member[1].value)));
+		/* Our pages were touched after the spin. */
+		if (x->addr >= (uintptr_t)s.page &&
+		    x->addr < (uintptr_t)s.page + 8 * page_size()) {
+			EXPECT_LE(NSEC_PER_MSEC, g.enabled);
+			EXPECT_LE(NSEC_PER_MSEC, g.member[2].value);
+		}
+	}
+	close(m2);
+	close(m1);
+	sampler_close(&s);
+}
+
+static bool is_context(__u64 ip)
+{
+	return ip >= (__u64)PERF_CONTEXT_MAX;
+}
+
+/* A fault in user space: the user part only, with the callers. */
+TEST(callchain_user)
+{
+	struct fault_site site;
+	struct sampler s;
+	struct sample *x;
+	char *p;
+
+	sampler_init(&s, PERF_COUNT_SW_PAGE_FAULTS,
+		     PERF_SAMPLE_IP | PERF_SAMPLE_ADDR |
+		     PERF_SAMPLE_CALLCHAIN);
+	ASSERT_EQ(0, sampler_open(&s, -1));
+	p = s.page + 8;
+	sampler_fault(&s, p, &site);
+	x = sampler_find(&s, (uintptr_t)p, NULL);
+	ASSERT_NE(NULL, x);
+	ASSERT_LE(4, x->callchain_nr);
+	EXPECT_EQ(PERF_CONTEXT_USER, x->callchain[0]);
+	EXPECT_EQ(x->ip, x->callchain[1]);
+	EXPECT_EQ(FAULT_INSN, x->callchain[1]);
+	EXPECT_EQ(site.ret_inner, x->callchain[2]);
+	EXPECT_EQ(site.ret_middle, x->callchain[3]);
+	sampler_close(&s);
+}
+
+/* sample_max_stack bounds the addresses; the marker does not count. */
+TEST(callchain_max_stack)
+{
+	struct fault_site site;
+	struct sampler s;
+	struct sample *x;
+	char *p;
+
+	sampler_init(&s, PERF_COUNT_SW_PAGE_FAULTS,
+		     PERF_SAMPLE_ADDR | PERF_SAMPLE_CALLCHAIN);
+	s.attr.sample_max_stack = 2;
+	ASSERT_EQ(0, sampler_open(&s, -1));
+	p = s.page + 16;
+	sampler_fault(&s, p, &site);
+	x = sampler_find(&s, (uintptr_t)p, NULL);
+	ASSERT_NE(NULL, x);
+	ASSERT_EQ(3, x->callchain_nr);
+	EXPECT_EQ(PERF_CONTEXT_USER, x->callchain[0]);
+	EXPECT_EQ(FAULT_INSN, x->callchain[1]);
+	EXPECT_EQ(site.ret_inner, x->callchain[2]);
+	sampler_close(&s);
+}
+
+/* exclude_callchain_user on a user fault: an empty chain. */
+TEST(callchain_exclude_user)
+{
+	struct fault_site site;
+	struct sampler s;
+	struct sample *x;
+	char *p;
+
+	sampler_init(&s, PERF_COUNT_SW_PAGE_FAULTS,
+		     PERF_SAMPLE_ADDR | PERF_SAMPLE_CALLCHAIN);
+	s.attr.exclude_callchain_user = 1;
+	ASSERT_EQ(0, sampler_open(&s, -1));
+	p = s.page + 24;
+	sampler_fault(&s, p, &site);
+	x = sampler_find(&s, (uintptr_t)p, NULL);
+	ASSERT_NE(NULL, x);
+	EXPECT_EQ(0, x->callchain_nr);
+	sampler_close(&s);
+}
+
+/* Context switches are sampled in the kernel, on the way to sleep. */
+static void switch_samples(struct sampler *s)
+{
+	ioctl(s->fd, PERF_EVENT_IOC_ENABLE, 0);
+	switch_out(4);
+	ioctl(s->fd, PERF_EVENT_IOC_DISABLE, 0);
+	ring_collect(&s->r, s->ss);
+}
+
+/*
+ * Split a chain: kernel addresses, user entries, markers in order.  The
+ * user part is what following the frame pointers found; only its first
+ * entry, the user IP, is sure to be an address.
+ */
+struct chain_parts {
+	int kernel, user, bad;
+	__u64 bad_ip;
+	int bad_at;
+	int markers[4];
+	int nr_markers;
+};
+
+static void split_chain(const struct sample *x, struct chain_parts *c)
+{
+	__u64 ctx = 0, ip;
+	__u64 i;
+
+	memset(c, 0, sizeof(*c));
+	for (i = 0; i < x->callchain_nr; i++) {
+		ip = x->callchain[i];
+		if (is_context(ip)) {
+			ctx = ip;
+			if (c->nr_markers < 4)
+				c->markers[c->nr_markers] =
+					ip == PERF_CONTEXT_KERNEL ? 'k' :
+					ip == PERF_CONTEXT_USER ? 'u' : '?';
+			c->nr_markers++;
+		} else if (ctx == PERF_CONTEXT_KERNEL && ip >= KERNEL_START) {
+			c->kernel++;
+		} else if (ctx == PERF_CONTEXT_USER) {
+			/* Whatever the frames hold: the last may be junk. */
+			c->user++;
+		} else {
+			c->bad++;
+			c->bad_ip = ip;
+			c->bad_at = i;
+		}
+	}
+}
+
+TEST(callchain_kernel_and_user)
+{
+	struct chain_parts c;
+	struct sampler s;
+	int i;
+
+	sampler_init(&s, PERF_COUNT_SW_CONTEXT_SWITCHES,
+		     PERF_SAMPLE_IP | PERF_SAMPLE_CALLCHAIN);
+	ASSERT_EQ(0, sampler_open(&s, -1));
+	switch_samples(&s);
+	EXPECT_EQ(0, s.ss->bad);
+	ASSERT_LE(1, s.ss->kept);
+	for (i = 0; i < s.ss->kept; i++) {
+		struct sample *x = &s.ss->s[i];
+
+		EXPECT_EQ(PERF_RECORD_MISC_KERNEL, s.ss->misc[i]);
+		EXPECT_LE(KERNEL_START, x->ip);
+		split_chain(x, &c);
+		EXPECT_EQ(0, c.bad) TH_LOG("%llx at %d of %llu",
+					   (unsigned long long)c.bad_ip,
+					   c.bad_at,
+					   (unsigned long long)x->callchain_nr);
+		ASSERT_EQ(2, c.nr_markers);
+		EXPECT_EQ('k', c.markers[0]);
+		EXPECT_EQ('u', c.markers[1]);
+		EXPECT_EQ(PERF_CONTEXT_KERNEL, x->callchain[0]);
+		EXPECT_LE(2, c.kernel);
+		EXPECT_LE(1, c.user);
+		/* The user part starts where the task entered the kernel. */
+		EXPECT_TRUE(in_text(x->callchain[c.kernel + 2]));
+	}
+	sampler_close(&s);
+}
+
+TEST(callchain_exclude_kernel)
+{
+	struct chain_parts c;
+	struct sampler s;
+	int i;
+
+	sampler_init(&s, PERF_COUNT_SW_CONTEXT_SWITCHES,
+		     PERF_SAMPLE_CALLCHAIN);
+	s.attr.exclude_callchain_kernel = 1;
+	ASSERT_EQ(0, sampler_open(&s, -1));
+	switch_samples(&s);
+	ASSERT_LE(1, s.ss->kept);
+	for (i = 0; i < s.ss->kept; i++) {
+		split_chain(&s.ss->s[i], &c);
+		EXPECT_EQ(0, c.bad);
+		EXPECT_EQ(1, c.nr_markers);
+		EXPECT_EQ('u', c.markers[0]);
+		EXPECT_EQ(0, c.kernel);
+		EXPECT_LE(1, c.user);
+	}
+	sampler_close(&s);
+}
+
+TEST(callchain_exclude_user_kernel_sample)
+{
+	struct chain_parts c;
+	struct sampler s;
+	int i;
+
+	sampler_init(&s, PERF_COUNT_SW_CONTEXT_SWITCHES,
+		     PERF_SAMPLE_CALLCHAIN);
+	s.attr.exclude_callchain_user = 1;
+	ASSERT_EQ(0, sampler_open(&s, -1));
+	switch_samples(&s);
+	ASSERT_LE(1, s.ss->kept);
+	for (i = 0; i < s.ss->kept; i++) {
+		split_chain(&s.ss->s[i], &c);
+		EXPECT_EQ(0, c.bad);
+		EXPECT_EQ(1, c.nr_markers);
+		EXPECT_EQ('k', c.markers[0]);
+		EXPECT_LE(2, c.kernel);
+		EXPECT_EQ(0, c.user);
+	}
+	sampler_close(&s);
+}
+
+/* The kernel part fills sample_max_stack: nothing is left for the user. */
+TEST(callchain_max_stack_kernel)
+{
+	struct chain_parts c;
+	struct sampler s;
+	int i;
+
+	sampler_init(&s, PERF_COUNT_SW_CONTEXT_SWITCHES,
+		     PERF_SAMPLE_CALLCHAIN);
+	s.attr.sample_max_stack = 2;
+	ASSERT_EQ(0, sampler_open(&s, -1));
+	switch_samples(&s);
+	ASSERT_LE(1, s.ss->kept);
+	for (i = 0; i < s.ss->kept; i++) {
+		split_chain(&s.ss->s[i], &c);
+		EXPECT_EQ(0, c.bad);
+		EXPECT_EQ(2, c.kernel);
+		EXPECT_EQ(0, c.user);
+		/* As in 6.1 the user marker is still there, alone. */
+		EXPECT_EQ(4, s.ss->s[i].callchain_nr);
+		ASSERT_EQ(2, c.nr_markers);
+		EXPECT_EQ('k', c.markers[0]);
+		EXPECT_EQ('u', c.markers[1]);
+	}
+	sampler_close(&s);
+}
+
+/* RAW on an event that has no raw data: a u32 size of 4, then 0. */
+TEST(raw_software)
+{
+	struct fault_site site;
+	struct sampler s;
+	struct sample *x;
+	char *p;
+	int i;
+
+	sampler_init(&s, PERF_COUNT_SW_PAGE_FAULTS,
+		     PERF_SAMPLE_ADDR | PERF_SAMPLE_RAW);
+	ASSERT_EQ(0, sampler_open(&s, -1));
+	p = s.page + 32;
+	sampler_fault(&s, p, &site);
+	x = sampler_find(&s, (uintptr_t)p, &i);
+	ASSERT_NE(NULL, x);
+	EXPECT_EQ(24, s.ss->copy[i][0] >> 48);
+	EXPECT_EQ(4, x->raw_size);
+	EXPECT_EQ(0, *(const __u32 *)x->raw);
+	sampler_close(&s);
+}
+
+/* The user registers at a user fault: where fault_insn runs. */
+TEST(regs_user)
+{
+	struct fault_site site;
+	struct sampler s;
+	struct sample *x;
+	__u64 sp;
+	char *p;
+
+	sampler_init(&s, PERF_COUNT_SW_PAGE_FAULTS,
+		     PERF_SAMPLE_IP | PERF_SAMPLE_ADDR |
+		     PERF_SAMPLE_REGS_USER | PERF_SAMPLE_REGS_INTR);
+	s.attr.sample_regs_user = REGS_64;
+	s.attr.sample_regs_intr = (1ULL << PERF_REG_X86_IP) |
+				  (1ULL << PERF_REG_X86_SP);
+	ASSERT_EQ(0, sampler_open(&s, -1));
+	p = s.page + 40;
+	sampler_fault(&s, p, &site);
+	x = sampler_find(&s, (uintptr_t)p, NULL);
+	ASSERT_NE(NULL, x);
+
+	ASSERT_EQ(PERF_SAMPLE_REGS_ABI_64, x->regs_user_abi);
+	EXPECT_EQ(x->ip, x->regs_user[reg_index(REGS_64, PERF_REG_X86_IP)]);
+	sp = x->regs_user[reg_index(REGS_64, PERF_REG_X86_SP)];
+	/* The marked buffer is in fault_inner()'s frame, above SP. */
+	EXPECT_LE(sp, site.marker);
+	EXPECT_GT(sp + 4096, site.marker);
+	EXPECT_EQ(0x33, x->regs_user[reg_index(REGS_64, PERF_REG_X86_CS)]);
+	EXPECT_EQ(0x2b, x->regs_user[reg_index(REGS_64, PERF_REG_X86_SS)]);
+	/* User mode runs with interrupts on. */
+	EXPECT_NE(0, x->regs_user[reg_index(REGS_64, PERF_REG_X86_FLAGS)] &
+		     0x200);
+
+	/* The interrupted registers of a user fault are the user's. */
+	ASSERT_EQ(PERF_SAMPLE_REGS_ABI_64, x->regs_intr_abi);
+	EXPECT_EQ(sp, x->regs_intr[0]);
+	EXPECT_EQ(x->ip, x->regs_intr[1]);
+	sampler_close(&s);
+}
+
+/* A sample taken in the kernel: user registers from the syscall entry. */
+TEST(regs_in_kernel_sample)
+{
+	struct sampler s;
+	__u64 mask = (1ULL << PERF_REG_X86_IP) | (1ULL << PERF_REG_X86_CS);
+	int i;
+
+	sampler_init(&s, PERF_COUNT_SW_CONTEXT_SWITCHES,
+		     PERF_SAMPLE_IP | PERF_SAMPLE_REGS_USER |
+		     PERF_SAMPLE_REGS_INTR);
+	s.attr.sample_regs_user = mask;
+	s.attr.sample_regs_intr = mask;
+	ASSERT_EQ(0, sampler_open(&s, -1));
+	switch_samples(&s);
+	EXPECT_EQ(0, s.ss->bad);
+	ASSERT_LE(1, s.ss->kept);
+	for (i = 0; i < s.ss->kept; i++) {
+		struct sample *x = &s.ss->s[i];
+
+		ASSERT_EQ(PERF_SAMPLE_REGS_ABI_64, x->regs_user_abi);
+		EXPECT_TRUE(in_text(x->regs_user[0]));
+		EXPECT_EQ(0x33, x->regs_user[1]);
+		ASSERT_EQ(PERF_SAMPLE_REGS_ABI_64, x->regs_intr_abi);
+		EXPECT_EQ(x->ip, x->regs_intr[0]);
+		EXPECT_LE(KERNEL_START, x->regs_intr[0]);
+	}
+	sampler_close(&s);
+}
+
+/* STACK_USER: the stack from SP up, with the marked buffer in it. */
+TEST(stack_user)
+{
+	__u64 mask = 1ULL << PERF_REG_X86_SP, sp, off;
+	struct fault_site site;
+	struct sampler s;
+	struct sample *x;
+	const __u64 *words;
+	char *p;
+	int i;
+
+	sampler_init(&s, PERF_COUNT_SW_PAGE_FAULTS,
+		     PERF_SAMPLE_ADDR | PERF_SAMPLE_REGS_USER |
+		     PERF_SAMPLE_STACK_USER);
+	s.attr.sample_regs_user = mask;
+	s.attr.sample_stack_user = 1024;
+	ASSERT_EQ(0, sampler_open(&s, -1));
+	p = s.page + 48;
+	sampler_fault(&s, p, &site);
+	x = sampler_find(&s, (uintptr_t)p, &i);
+	ASSERT_NE(NULL, x);
+	EXPECT_EQ(8 + 8 + 16 + 8 + 1024 + 8, s.ss->copy[i][0] >> 48);
+	ASSERT_EQ(1024, x->stack_size);
+	EXPECT_EQ(1024, x->dyn_size);
+	sp = x->regs_user[0];
+	off = site.marker - sp;
+	ASSERT_GT(1024 - 8 * MARK_WORDS, off);
+	words = (const __u64 *)(x->stack + off);
+	for (i = 0; i < MARK_WORDS; i++)
+		EXPECT_EQ(MARK + i, words[i]);
+	sampler_close(&s);
+}
+
+/* sample_stack_user 0: just the size word, 0, and no dyn_size. */
+TEST(stack_user_empty)
+{
+	struct fault_site site;
+	struct sampler s;
+	struct sample *x;
+	char *p;
+	int i;
+
+	sampler_init(&s, PERF_COUNT_SW_PAGE_FAULTS,
+		     PERF_SAMPLE_ADDR | PERF_SAMPLE_STACK_USER);
+	ASSERT_EQ(0, sampler_open(&s, -1));
+	p = s.page + 56;
+	sampler_fault(&s, p, &site);
+	x = sampler_find(&s, (uintptr_t)p, &i);
+	ASSERT_NE(NULL, x);
+	EXPECT_EQ(24, s.ss->copy[i][0] >> 48);
+	EXPECT_EQ(0, x->stack_size);
+	sampler_close(&s);
+}
+
+/* What a software event has nothing to say about. */
+TEST(weight_data_src_transaction)
+{
+	struct fault_site site;
+	struct sampler s;
+	struct sample *x;
+	char *p;
+
+	sampler_init(&s, PERF_COUNT_SW_PAGE_FAULTS,
+		     PERF_SAMPLE_ADDR | PERF_SAMPLE_WEIGHT |
+		     PERF_SAMPLE_DATA_SRC | PERF_SAMPLE_TRANSACTION);
+	ASSERT_EQ(0, sampler_open(&s, -1));
+	p = s.page + 64;
+	sampler_fault(&s, p, &site);
+	x = sampler_find(&s, (uintptr_t)p, NULL);
+	ASSERT_NE(NULL, x);
+	EXPECT_EQ(0, x->weight);
+	EXPECT_EQ(DATA_SRC_NA, x->data_src);
+	EXPECT_EQ(0, x->transaction);
+	sampler_close(&s);
+
+	sampler_init(&s, PERF_COUNT_SW_PAGE_FAULTS,
+		     PERF_SAMPLE_ADDR | PERF_SAMPLE_WEIGHT_STRUCT);
+	ASSERT_EQ(0, sampler_open(&s, -1));
+	p = s.page + 72;
+	sampler_fault(&s, p, &site);
+	x = sampler_find(&s, (uintptr_t)p, NULL);
+	ASSERT_NE(NULL, x);
+	EXPECT_EQ(0, x->weight);
+	sampler_close(&s);
+}
+
+static char *protected_page;
+
+/* The write to a read-only page faulted: let it through this time. */
+static void unprotect(int sig)
+{
+	mprotect(protected_page, page_size(), PROT_READ | PROT_WRITE);
+}
+
+/*
+ * PHYS_ADDR and DATA_PAGE_SIZE describe the faulting address as it is
+ * mapped when the fault is counted: not at all on a first touch, a
+ * normal page on a write to a present page made read-only.  (A write
+ * after a read finds the zero page, which is no normal page: 0 too.)
+ * CODE_PAGE_SIZE: the user text is in small pages.
+ */
+TEST(phys_addr_and_page_sizes)
+{
+	struct fault_site site;
+	struct sampler s;
+	struct sample *x;
+	char *p, *q;
+	int i;
+
+	sampler_init(&s, PERF_COUNT_SW_PAGE_FAULTS,
+		     PERF_SAMPLE_IP | PERF_SAMPLE_ADDR |
+		     PERF_SAMPLE_PHYS_ADDR | PERF_SAMPLE_DATA_PAGE_SIZE |
+		     PERF_SAMPLE_CODE_PAGE_SIZE);
+	ASSERT_EQ(0, sampler_open(&s, -1));
+	p = s.page + 80;
+	q = s.page + 2 * page_size() + 0x123;
+	protected_page = s.page + 2 * page_size();
+	*q = 1;
+	ASSERT_EQ(0, mprotect(protected_page, page_size(), PROT_READ));
+	ASSERT_NE(SIG_ERR, signal(SIGSEGV, unprotect));
+
+	ASSERT_EQ(0, ioctl(s.fd, PERF_EVENT_IOC_ENABLE, 0));
+	fault_at(p, &site);
+	fault_at(q, &site);
+	ASSERT_EQ(0, ioctl(s.fd, PERF_EVENT_IOC_DISABLE, 0));
+	signal(SIGSEGV, SIG_DFL);
+	ASSERT_EQ(0, ring_collect(&s.r, s.ss));
+
+	x = NULL;
+	for (i = 0; i < s.ss->kept; i++)
+		if (s.ss->s[i].addr == (uintptr_t)p)
+			x = &s.ss->s[i];
+	ASSERT_NE(NULL, x);
+	EXPECT_EQ(0, x->phys_addr);
+	EXPECT_EQ(0, x->data_page_size);
+	EXPECT_EQ(page_size(), x->code_page_size);
+
+	x = NULL;
+	for (i = 0; i < s.ss->kept; i++)
+		if (s.ss->s[i].addr == (uintptr_t)q)
+			x = &s.ss->s[i];
+	ASSERT_NE(NULL, x);
+	EXPECT_NE(0, x->phys_addr);
+	EXPECT_EQ(0x123, x->phys_addr & (page_size() - 1));
+	EXPECT_EQ(page_size(), x->data_page_size);
+	EXPECT_EQ(page_size(), x->code_page_size);
+	sampler_close(&s);
+}
+
+/* Every bit that applies at once: the fields in the documented order. */
+TEST(all_bits_in_order)
+{
+	__u64 mask = (1ULL << PERF_REG_X86_IP) | (1ULL << PERF_REG_X86_SP);
+	struct fault_site site;
+	struct sampler s;
+	struct sample *x;
+	char *p;
+
+	sampler_init(&s, PERF_COUNT_SW_PAGE_FAULTS,
+		     PERF_SAMPLE_IDENTIFIER | PERF_SAMPLE_IP | PERF_SAMPLE_TID |
+		     PERF_SAMPLE_TIME | PERF_SAMPLE_ADDR | PERF_SAMPLE_ID |
+		     PERF_SAMPLE_STREAM_ID | PERF_SAMPLE_CPU |
+		     PERF_SAMPLE_PERIOD | PERF_SAMPLE_READ |
+		     PERF_SAMPLE_CALLCHAIN | PERF_SAMPLE_RAW |
+		     PERF_SAMPLE_REGS_USER | PERF_SAMPLE_STACK_USER |
+		     PERF_SAMPLE_WEIGHT | PERF_SAMPLE_DATA_SRC |
+		     PERF_SAMPLE_TRANSACTION | PERF_SAMPLE_REGS_INTR |
+		     PERF_SAMPLE_PHYS_ADDR | PERF_SAMPLE_DATA_PAGE_SIZE |
+		     PERF_SAMPLE_CODE_PAGE_SIZE);
+	s.attr.read_format = PERF_FORMAT_ID;
+	s.attr.sample_regs_user = mask;
+	s.attr.sample_regs_intr = mask;
+	s.attr.sample_stack_user = 64;
+	s.attr.sample_max_stack = 3;
+	ASSERT_EQ(0, sampler_open(&s, -1));
+	p = s.page + 96;
+	sampler_fault(&s, p, &site);
+	x = sampler_find(&s, (uintptr_t)p, NULL);
+	ASSERT_NE(NULL, x);
+	EXPECT_EQ(0, s.ss->bad);
+
+	EXPECT_EQ(s.id, x->identifier);
+	EXPECT_EQ(FAULT_INSN, x->ip);
+	EXPECT_EQ(gettid(), x->tid);
+	EXPECT_EQ(s.id, x->id);
+	EXPECT_EQ(s.id, x->stream_id);
+	EXPECT_EQ(0, x->cpu_res);
+	EXPECT_EQ(1, x->period);
+	EXPECT_EQ(s.id, x->read[1]);
+	EXPECT_EQ(4, x->callchain_nr);
+	EXPECT_EQ(PERF_CONTEXT_USER, x->callchain[0]);
+	EXPECT_EQ(site.ret_middle, x->callchain[3]);
+	EXPECT_EQ(4, x->raw_size);
+	/* Registers in bit order: SP, then IP. */
+	EXPECT_EQ(PERF_SAMPLE_REGS_ABI_64, x->regs_user_abi);
+	EXPECT_EQ(x->ip, x->regs_user[1]);
+	EXPECT_EQ(64, x->stack_size);
+	EXPECT_EQ(64, x->dyn_size);
+	EXPECT_EQ(0, x->weight);
+	EXPECT_EQ(DATA_SRC_NA, x->data_src);
+	EXPECT_EQ(0, x->transaction);
+	EXPECT_EQ(PERF_SAMPLE_REGS_ABI_64, x->regs_intr_abi);
+	EXPECT_EQ(x->regs_user[0], x->regs_intr[0]);
+	EXPECT_EQ(x->regs_user[1], x->regs_intr[1]);
+	EXPECT_EQ(0, x->phys_addr);
+	EXPECT_EQ(0, x->data_page_size);
+	EXPECT_EQ(page_size(), x->code_page_size);
+	sampler_close(&s);
+}
+
+struct clock_case {
+	clockid_t clk;
+	const char *name;
+};
+
+/* use_clockid: TIME is read from that clock, at the fault. */
+TEST(use_clockid)
+{
+	static const struct clock_case clocks[] = {
+		{ CLOCK_MONOTONIC, "MONOTONIC" },
+		{ CLOCK_MONOTONIC_RAW, "MONOTONIC_RAW" },
+		{ CLOCK_REALTIME, "REALTIME" },
+		{ CLOCK_BOOTTIME, "BOOTTIME" },
+		{ CLOCK_TAI, "TAI" },
+	};
+	struct fault_site site;
+	struct sampler s;
+	struct sample *x;
+	__u64 before, after;
+	unsigned int c;
+	char *p;
+
+	for (c = 0; c < ARRAY_SIZE(clocks); c++) {
+		sampler_init(&s, PERF_COUNT_SW_PAGE_FAULTS,
+			     PERF_SAMPLE_TIME | PERF_SAMPLE_ADDR);
+		s.attr.use_clockid = 1;
+		s.attr.clockid = clocks[c].clk;
+		ASSERT_EQ(0, sampler_open(&s, -1));
+		p = s.page + 104;
+		ASSERT_EQ(0, ioctl(s.fd, PERF_EVENT_IOC_ENABLE, 0));
+		before = clock_ns(clocks[c].clk);
+		fault_at(p, &site);
+		after = clock_ns(clocks[c].clk);
+		ASSERT_EQ(0, ioctl(s.fd, PERF_EVENT_IOC_DISABLE, 0));
+		x = sampler_find(&s, (uintptr_t)p, NULL);
+		ASSERT_NE(NULL, x);
+		EXPECT_LE(before, x->time) TH_LOG("%s", clocks[c].name);
+		EXPECT_GE(after, x->time) TH_LOG("%s", clocks[c].name);
+		sampler_close(&s);
+	}
+}
+
+TEST(invalid_clockid)
+{
+	static const int bad[] = {
+		CLOCK_PROCESS_CPUTIME_ID, CLOCK_THREAD_CPUTIME_ID,
+		CLOCK_REALTIME_COARSE, CLOCK_MONOTONIC_COARSE,
+		CLOCK_REALTIME_ALARM, 42, -1,
+	};
+	struct perf_event_attr attr;
+	unsigned int i;
+	int fd;
+
+	for (i = 0; i < ARRAY_SIZE(bad); i++) {
+		sample_attr_init(&attr, PERF_COUNT_SW_PAGE_FAULTS, 1,
+				 PERF_SAMPLE_TIME);
+		attr.use_clockid = 1;
+		attr.clockid = bad[i];
+		fd = sample_open(&attr);
+		EXPECT_EQ(-1, fd) TH_LOG("clockid %d", bad[i]);
+		EXPECT_EQ(EINVAL, errno) TH_LOG("clockid %d", bad[i]);
+		if (fd >= 0)
+			close(fd);
+	}
+	/* The clockid means nothing without use_clockid. */
+	attr.use_clockid = 0;
+	fd = sample_open(&attr);
+	EXPECT_LE(0, fd);
+	close(fd);
+}
+
+/* Open a page-fault sampler with @attr's extras; the errno, or 0. */
+static int open_errno(struct perf_event_attr *attr)
+{
+	int fd = sample_open(attr);
+
+	if (fd < 0)
+		return errno;
+	close(fd);
+	return 0;
+}
+
+TEST(refused_bits)
+{
+	struct perf_event_attr attr;
+
+	/* Software events have no branch stack. */
+	sample_attr_init(&attr, PERF_COUNT_SW_PAGE_FAULTS, 1,
+			 PERF_SAMPLE_BRANCH_STACK);
+	attr.branch_sample_type = PERF_SAMPLE_BRANCH_ANY |
+				  PERF_SAMPLE_BRANCH_USER;
+	EXPECT_EQ(EOPNOTSUPP, open_errno(&attr));
+	/* ... and a branch stack of no kind of branch is invalid anywhere. */
+	attr.branch_sample_type = 0;
+	EXPECT_EQ(EINVAL, open_errno(&attr));
+
+	/* One weight or the other. */
+	sample_attr_init(&attr, PERF_COUNT_SW_PAGE_FAULTS, 1,
+			 PERF_SAMPLE_WEIGHT | PERF_SAMPLE_WEIGHT_STRUCT);
+	EXPECT_EQ(EINVAL, open_errno(&attr));
+
+	/* Registers: none, or ones x86-64 does not have. */
+	sample_attr_init(&attr, PERF_COUNT_SW_PAGE_FAULTS, 1,
+			 PERF_SAMPLE_REGS_USER);
+	attr.sample_regs_user = 0;
+	EXPECT_EQ(EINVAL, open_errno(&attr));
+	attr.sample_regs_user = 1ULL << PERF_REG_X86_DS;
+	EXPECT_EQ(EINVAL, open_errno(&attr));
+	attr.sample_regs_user = 1ULL << 25;
+	EXPECT_EQ(EINVAL, open_errno(&attr));
+	sample_attr_init(&attr, PERF_COUNT_SW_PAGE_FAULTS, 1,
+			 PERF_SAMPLE_REGS_INTR);
+	attr.sample_regs_intr = 1ULL << PERF_REG_X86_GS;
+	EXPECT_EQ(EINVAL, open_errno(&attr));
+
+	/* XMM registers: only PMUs that sample them. */
+	attr.sample_regs_intr = 3ULL << PERF_REG_X86_XMM0;
+	EXPECT_EQ(EOPNOTSUPP, open_errno(&attr));
+	sample_attr_init(&attr, PERF_COUNT_SW_PAGE_FAULTS, 1,
+			 PERF_SAMPLE_REGS_USER);
+	attr.sample_regs_user = (1ULL << PERF_REG_X86_IP) |
+				(3ULL << PERF_REG_X86_XMM0);
+	EXPECT_EQ(EOPNOTSUPP, open_errno(&attr));
+	/* ... even in a mask that sample_type does not use. */
+	sample_attr_init(&attr, PERF_COUNT_SW_PAGE_FAULTS, 1, PERF_SAMPLE_IP);
+	attr.sample_regs_user = 3ULL << PERF_REG_X86_XMM1;
+	EXPECT_EQ(EOPNOTSUPP, open_errno(&attr));
+
+	/* Stack dumps: 8-byte multiples below 64 KiB. */
+	sample_attr_init(&attr, PERF_COUNT_SW_PAGE_FAULTS, 1,
+			 PERF_SAMPLE_STACK_USER);
+	attr.sample_stack_user = 1001;
+	EXPECT_EQ(EINVAL, open_errno(&attr));
+	attr.sample_stack_user = 65536;
+	EXPECT_EQ(EINVAL, open_errno(&attr));
+	attr.sample_stack_user = 65528;
+	EXPECT_EQ(0, open_errno(&attr));
+}
+
+/*
+ * PERF_SAMPLE_AUX: with aux_sample_size 0 it is accepted and the sample
+ * ends with an AUX size of 0; a size needs an AUX event to take the data
+ * from (EINVAL without a group leader that has one).  aux_output needs a
+ * PMU that can send its output to an AUX event (EOPNOTSUPP).
+ */
+TEST(aux_sample)
+{
+	struct fault_site site;
+	struct sampler s;
+	struct sample *x;
+	char *p;
+	int i;
+
+	sampler_init(&s, PERF_COUNT_SW_PAGE_FAULTS,
+		     PERF_SAMPLE_ADDR | PERF_SAMPLE_AUX);
+	ASSERT_EQ(0, sampler_open(&s, -1));
+	p = s.page + 112;
+	sampler_fault(&s, p, &site);
+	x = sampler_find(&s, (uintptr_t)p, &i);
+	ASSERT_NE(NULL, x);
+	EXPECT_EQ(24, s.ss->copy[i][0] >> 48);
+	EXPECT_EQ(0, x->aux_size);
+	sampler_close(&s);
+
+	sampler_init(&s, PERF_COUNT_SW_PAGE_FAULTS, PERF_SAMPLE_AUX);
+	s.attr.aux_sample_size = 4096;
+	EXPECT_EQ(EINVAL, open_errno(&s.attr));
+	sampler_init(&s, PERF_COUNT_SW_PAGE_FAULTS, PERF_SAMPLE_IP);
+	s.attr.aux_output = 1;
+	EXPECT_EQ(EOPNOTSUPP, open_errno(&s.attr));
+}
+
+TEST_HARNESS_MAIN
