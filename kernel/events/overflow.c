@@ -121,6 +121,15 @@ static void perf_pending_sigtrap(struct perf_event *event)
 		      event->attr.type, event->attr.sig_data);
 }
 
+/*
+ * Where O_ASYNC signals for an event go: inherited copies have no file
+ * of their own and signal through the one of the event they copy.
+ */
+static struct fasync_struct **perf_event_fasync(struct perf_event *event)
+{
+	return event->parent ? &event->parent->fasync : &event->fasync;
+}
+
 static void perf_pending_wakeup(struct perf_event *event)
 {
 	struct perf_buffer *rb;
@@ -131,7 +140,7 @@ static void perf_pending_wakeup(struct perf_event *event)
 		perf_buffer_wakeup(rb);
 	} else {
 		wake_up_all(&event->waitq);
-		kill_fasync(&event->fasync, SIGIO,
+		kill_fasync(perf_event_fasync(event), SIGIO,
 			    READ_ONCE(event->pending_kill) ?: POLL_IN);
 		WRITE_ONCE(event->pending_kill, 0);
 	}
@@ -238,7 +247,7 @@ int __perf_event_overflow(struct perf_event *event, bool may_throttle,
 		perf_event_output(event, data, regs);
 
 	/* O_ASYNC owners hear of every overflow, not only of wakeups. */
-	if (READ_ONCE(event->fasync) && event->pending_kill)
+	if (READ_ONCE(*perf_event_fasync(event)) && event->pending_kill)
 		perf_event_pending(event, PERF_PENDING_WAKEUP);
 	return ret;
 }
