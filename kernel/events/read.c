@@ -282,16 +282,17 @@ static int perf_ioctl_period(struct perf_event *event, u64 __user *uperiod)
 	return 0;
 }
 
-static int perf_ioctl_set_output(struct perf_event *event, int fd)
+/* @arg: a descriptor, or -1 as an unsigned long (not as an int) */
+static int perf_ioctl_set_output(struct perf_event *event, unsigned long arg)
 {
 	struct perf_event *output;
 	struct fd f;
 	int ret;
 
-	if (fd == -1)
+	if (arg == -1UL)
 		return perf_event_set_output(event, NULL);
 
-	f = fdget(fd);
+	f = fdget(arg);
 	if (!f.file)
 		return -EBADF;
 	output = perf_event_from_file(f.file);
