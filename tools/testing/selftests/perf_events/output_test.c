@@ -18,8 +18,8 @@
  *  - The buffer lives until its last mapping goes, whichever events'
  *    files are closed; then every event writing to it is detached.
  *  - PERF_FLAG_FD_OUTPUT at open redirects the new event into group_fd's
- *    buffer (with PERF_FLAG_FD_NO_GROUP, without joining its group), for
- *    events on a CPU; see fd_output_per_task for events following a task.
+ *    buffer (with PERF_FLAG_FD_NO_GROUP, without joining its group), under
+ *    the same conditions.
  */
 #define _GNU_SOURCE
 #include <errno.h>
@@ -483,14 +483,10 @@ TEST(fd_output_flag)
 	close(a);
 }
 
-/*
- * PERF_FLAG_FD_OUTPUT between two events of a task on any CPU: 6.1
- * refuses it with EINVAL (the new event has no context yet when the
- * output is checked, so the "same task" rule fails); SET_OUTPUT after
- * the open works.  We accept both the refusal and a working redirection.
- */
+/* PERF_FLAG_FD_OUTPUT between two events of a task on any CPU. */
 TEST(fd_output_per_task)
 {
+	struct gated_child child;
 	struct id_counts c;
 	struct ring r;
 	int a, b;
@@ -500,15 +496,21 @@ TEST(fd_output_per_task)
 	ASSERT_EQ(0, ring_map(&r, a, 8));
 	b = open_pf_id(0, -1, a, PERF_FLAG_FD_OUTPUT | PERF_FLAG_FD_NO_GROUP,
 		       NULL);
-	if (b < 0) {
-		EXPECT_EQ(EINVAL, errno);
-		TH_LOG("refused, as in 6.1");
-	} else {
-		ASSERT_LE(0, fault_both(a, b, &r, 10, &c));
-		EXPECT_LE(10, c.nr[0]);
-		EXPECT_LE(10, c.nr[1]);
+	ASSERT_LE(0, b);
+	ASSERT_LE(0, fault_both(a, b, &r, 10, &c));
+	EXPECT_LE(10, c.nr[0]);
+	EXPECT_LE(10, c.nr[1]);
+	close(b);
+
+	/* Another task's event into our buffer: no. */
+	ASSERT_LT(0, fork_gated(&child, NULL));
+	b = open_pf_id(child.pid, -1, a,
+		       PERF_FLAG_FD_OUTPUT | PERF_FLAG_FD_NO_GROUP, NULL);
+	EXPECT_EQ(-1, b);
+	EXPECT_EQ(EINVAL, errno);
+	if (b >= 0)
 		close(b);
-	}
+	gated_wait(&child);
 	ring_unmap(&r);
 	close(a);
 }
