@@ -273,6 +273,10 @@ static enum hrtimer_restart perf_swclock_hrtimer(struct hrtimer *timer)
 		return HRTIMER_NORESTART;
 
 	perf_swclock_update(event);
+	/*
+	 * The period in force, also after PERF_EVENT_IOC_PERIOD (where 6.1
+	 * goes on reporting the one the event was opened with).
+	 */
 	event->hw.last_period = event->hw.sample_period;
 	perf_sample_data_init(&data, 0, event->hw.last_period);
 	regs = get_irq_regs();

@@ -16,7 +16,7 @@
  *    addresses of its callers (frame pointers); a context-switch sample,
  *    taken in the kernel, has PERF_CONTEXT_KERNEL and kernel addresses
  *    first.  exclude_callchain_kernel/user drop a part, sample_max_stack
- *    bounds the number of addresses.
+ *    (or perf_event_max_stack) bounds the number of addresses.
  *  - RAW on a software event: size 4 and four zero bytes.
  *  - REGS_USER and REGS_INTR: the ABI word and the registers asked for;
  *    STACK_USER: the bytes from the user stack pointer up, and dyn_size.
@@ -134,6 +134,17 @@ static noinline __noclone void fault_middle(char *p, struct fault_site *site)
 static noinline void fault_at(char *p, struct fault_site *site)
 {
 	fault_middle(p, site);
+}
+
+/* Open a sampler with @attr and close it: the errno, or 0. */
+static int open_errno(struct perf_event_attr *attr)
+{
+	int fd = sample_open(attr);
+
+	if (fd < 0)
+		return errno;
+	close(fd);
+	return 0;
 }
 
 /* A sampling event on the caller with its buffer mapped, disabled. */
@@ -490,6 +501,50 @@ TEST(callchain_max_stack)
 	s.attr.sample_max_stack = 2;
 	ASSERT_EQ(0, sampler_open(&s, -1));
 	p = s.page + 16;
+	sampler_fault(&s, p, &site);
+	x = sampler_find(&s, (uintptr_t)p, NULL);
+	ASSERT_NE(NULL, x);
+	ASSERT_EQ(3, x->callchain_nr);
+	EXPECT_EQ(PERF_CONTEXT_USER, x->callchain[0]);
+	EXPECT_EQ(FAULT_INSN, x->callchain[1]);
+	EXPECT_EQ(site.ret_inner, x->callchain[2]);
+	sampler_close(&s);
+}
+
+FIXTURE(max_stack) {
+	struct saved_sysctl max_stack;
+};
+
+FIXTURE_SETUP(max_stack)
+{
+	ASSERT_EQ(0, sysctl_save(&self->max_stack,
+				 SYSCTL_PATH("perf_event_max_stack")));
+}
+
+FIXTURE_TEARDOWN(max_stack)
+{
+	sysctl_restore(&self->max_stack);
+}
+
+/*
+ * perf_event_max_stack is the depth of events that do not ask for one
+ * (sample_max_stack 0), and the most any may ask for (EOVERFLOW).
+ */
+TEST_F(max_stack, sysctl_bounds_chains)
+{
+	struct fault_site site;
+	struct sampler s;
+	struct sample *x;
+	char *p;
+
+	ASSERT_EQ(0, write_int_file(self->max_stack.path, 2));
+	sampler_init(&s, PERF_COUNT_SW_PAGE_FAULTS,
+		     PERF_SAMPLE_ADDR | PERF_SAMPLE_CALLCHAIN);
+	s.attr.sample_max_stack = 3;
+	EXPECT_EQ(EOVERFLOW, open_errno(&s.attr));
+	s.attr.sample_max_stack = 0;
+	ASSERT_EQ(0, sampler_open(&s, -1));
+	p = s.page + 120;
 	sampler_fault(&s, p, &site);
 	x = sampler_find(&s, (uintptr_t)p, NULL);
 	ASSERT_NE(NULL, x);
@@ -1047,17 +1102,6 @@ TEST(invalid_clockid)
 	fd = sample_open(&attr);
 	EXPECT_LE(0, fd);
 	close(fd);
-}
-
-/* Open a page-fault sampler with @attr's extras; the errno, or 0. */
-static int open_errno(struct perf_event_attr *attr)
-{
-	int fd = sample_open(attr);
-
-	if (fd < 0)
-		return errno;
-	close(fd);
-	return 0;
 }
 
 TEST(refused_bits)
