@@ -19,7 +19,10 @@ qemu=(qemu-system-x86_64 -machine q35 -accel "$accel" -cpu max -smp 2,maxcpus=4 
       -kernel "$out/bzImage" -initrd "$out/initramfs.cpio.gz")
 # (one CPU: two make icount guests crawl)
 [ "${HARNESS_ICOUNT:-0}" = 1 ] && qemu+=(-smp 1 -icount shift=0,sleep=off)
-cmdline="console=ttyS0 panic=-1 harness.mode=$mode"
+# QEMU derives every vCPU's TSC from the host clock: they agree, even when a
+# loaded host makes the boot-time check think otherwise.  With an unstable
+# TSC, sched_clock (the perf clock) stalls within a tick.
+cmdline="console=ttyS0 panic=-1 tsc=reliable harness.mode=$mode"
 
 if [ "$mode" = check ]; then
 	rm -f "$out/console.log" "$out/results.log"

@@ -144,6 +144,9 @@ void perf_sw_event_sched(u32 event_id);
 void perf_swevent_hit(struct perf_event *event, u64 nr,
 		      struct perf_sample_data *data, struct pt_regs *regs);
 
+/* sysctl.c */
+void perf_sample_budget_reset(void);
+
 /* tracepoint.c */
 void perf_tp_register(void);
 

@@ -320,7 +320,11 @@ int perf_output_begin(struct perf_output_handle *handle,
 			new_head = head + size + lost_size;
 	} while (local_cmpxchg(&rb->head, head, new_head) != head);
 
-	/* The reader's data_tail store happens before our data stores. */
+	/*
+	 * Pairs with the reader's barrier between reading the records and
+	 * storing data_tail: our stores into the space it gave back must
+	 * not pass our load of data_tail.
+	 */
 	if (!rb->overwrite)
 		smp_mb();
 

@@ -108,6 +108,18 @@ void perf_sample_event_took(u64 ns)
 }
 
 /**
+ * perf_sample_budget_reset - forget this CPU's running average
+ *
+ * For the KUnit tests, which feed perf_sample_event_took() made-up
+ * lengths.
+ */
+void perf_sample_budget_reset(void)
+{
+	this_cpu_write(perf_sample_avg_ns, 0);
+	perf_sample_budget_update();
+}
+
+/**
  * perf_proc_update_handler - write perf_event_max_sample_rate
  * @table: the sysctl entry
  * @write: whether this is a write

@@ -1,0 +1,93 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * KUnit tests of the sample-time budget (sysctl.c): samples that take
+ * longer than perf_cpu_time_max_percent allows lower
+ * perf_event_max_sample_rate until they fit; the check is off at 0 and
+ * 100 percent.
+ */
+#include <kunit/test.h>
+#include <linux/perf_event.h>
+#include <linux/preempt.h>
+
+#include "internal.h"
+
+struct budget_saved {
+	int	rate;
+	int	percent;
+};
+
+static void budget_set(struct budget_saved *saved, int rate, int percent)
+{
+	if (saved) {
+		saved->rate = sysctl_perf_event_sample_rate;
+		saved->percent = sysctl_perf_cpu_time_max_percent;
+	}
+	WRITE_ONCE(sysctl_perf_event_sample_rate, rate);
+	WRITE_ONCE(sysctl_perf_cpu_time_max_percent, percent);
+	perf_sample_budget_reset();
+}
+
+/* Feed @n samples of @ns each on this CPU. */
+static void budget_feed(int n, u64 ns)
+{
+	preempt_disable();
+	while (n--)
+		perf_sample_event_took(ns);
+	preempt_enable();
+}
+
+static void budget_within(struct kunit *test)
+{
+	struct budget_saved saved;
+
+	/* 100000/s at 25%: 2500 ns a sample. */
+	budget_set(&saved, 100000, 25);
+	budget_feed(100, 2000);
+	KUNIT_EXPECT_EQ(test, sysctl_perf_event_sample_rate, 100000);
+	budget_set(NULL, saved.rate, saved.percent);
+}
+
+static void budget_lowers_rate(struct kunit *test)
+{
+	struct budget_saved saved;
+	int rate;
+
+	budget_set(&saved, 100000, 25);
+	budget_feed(100, 10000);
+	rate = sysctl_perf_event_sample_rate;
+	/* 10 us samples fit 25% of the time at 25000/s, no more. */
+	KUNIT_EXPECT_LT(test, rate, 100000);
+	KUNIT_EXPECT_GE(test, rate, 25000);
+	KUNIT_EXPECT_LE(test, rate, 26000);
+	/* Once it fits, it stays. */
+	budget_feed(100, 10000);
+	KUNIT_EXPECT_EQ(test, sysctl_perf_event_sample_rate, rate);
+	budget_set(NULL, saved.rate, saved.percent);
+}
+
+static void budget_off(struct kunit *test)
+{
+	struct budget_saved saved;
+
+	budget_set(&saved, 100000, 100);
+	budget_feed(100, 1000000);
+	KUNIT_EXPECT_EQ(test, sysctl_perf_event_sample_rate, 100000);
+	budget_set(NULL, 100000, 0);
+	budget_feed(100, 1000000);
+	KUNIT_EXPECT_EQ(test, sysctl_perf_event_sample_rate, 100000);
+	budget_set(NULL, saved.rate, saved.percent);
+}
+
+static struct kunit_case perf_sample_budget_cases[] = {
+	KUNIT_CASE(budget_within),
+	KUNIT_CASE(budget_lowers_rate),
+	KUNIT_CASE(budget_off),
+	{}
+};
+
+static struct kunit_suite perf_sample_budget_suite = {
+	.name = "perf_sample_budget",
+	.test_cases = perf_sample_budget_cases,
+};
+
+kunit_test_suite(perf_sample_budget_suite);
