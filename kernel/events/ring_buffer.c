@@ -300,7 +300,13 @@ int perf_output_begin(struct perf_output_handle *handle,
 	local_inc(&rb->nest);
 	handle->wakeup = local_read(&rb->wakeup);
 
-	if (unlikely(local_read(&rb->lost)))
+	/*
+	 * Take the count of lost records before reserving room for their
+	 * PERF_RECORD_LOST: a writer nesting in between could otherwise
+	 * take it first and leave the room unwritten.
+	 */
+	lost = local_xchg(&rb->lost, 0);
+	if (unlikely(lost))
 		lost_size = sizeof(struct perf_event_header) + 2 * sizeof(u64) +
 			    perf_sample_id_size(event);
 
@@ -311,6 +317,7 @@ int perf_output_begin(struct perf_output_handle *handle,
 			if (!perf_buffer_has_room(rb, head, tail,
 						  size + lost_size, backward)) {
 				local_dec(&rb->nest);
+				local_add(lost, &rb->lost);
 				goto lost;
 			}
 		}
@@ -335,13 +342,8 @@ int perf_output_begin(struct perf_output_handle *handle,
 	handle->offset = backward ? new_head : head;
 	handle->size = size + lost_size;
 
-	if (unlikely(lost_size)) {
-		lost = local_xchg(&rb->lost, 0);
-		if (lost)
-			perf_output_lost(handle, data, lost);
-		else
-			perf_output_skip(handle, lost_size);
-	}
+	if (unlikely(lost))
+		perf_output_lost(handle, data, lost);
 	return 0;
 
 lost:
