@@ -236,6 +236,8 @@ void perf_output_sample_id(struct perf_output_handle *handle,
 void perf_event_output(struct perf_event *event,
 		       struct perf_sample_data *data, struct pt_regs *regs);
 u64 perf_event_time_clock(struct perf_event *event);
+u32 perf_record_pid(struct perf_event *event, struct task_struct *task,
+		    enum pid_type type);
 
 /* callchain.c */
 struct perf_callchain_entry *perf_callchain(struct perf_event *event,

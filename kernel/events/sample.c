@@ -36,6 +36,27 @@ u64 perf_event_time_clock(struct perf_event *event)
 	return event->clock ? event->clock() : perf_clock();
 }
 
+/**
+ * perf_record_pid - a task's pid or tgid as an event's owner sees it
+ * @event: the event; a copy uses the namespace of the event opened
+ * @task: the task
+ * @type: PIDTYPE_PID for the thread id, PIDTYPE_TGID for the process
+ *
+ * Return: the number, 0 if the task is not visible there, or -1 (as 6.1
+ * reports it) for a task that has no pid any more: one that exited and
+ * was reaped, on its way out.
+ */
+u32 perf_record_pid(struct perf_event *event, struct task_struct *task,
+		    enum pid_type type)
+{
+	struct pid_namespace *ns = (event->parent ?: event)->ns;
+	u32 nr = __task_pid_nr_ns(task, type, ns);
+
+	if (!nr && !pid_alive(task))
+		nr = -1;
+	return nr;
+}
+
 /* The id user space knows an event by: inherited copies use the parent's. */
 static u64 perf_event_primary_id(struct perf_event *event)
 {
@@ -54,8 +75,10 @@ void perf_sample_id_prepare(struct perf_sample_data *data,
 
 	data->type = type;
 	if (type & PERF_SAMPLE_TID) {
-		data->tid_entry.pid = task_tgid_nr_ns(current, event->ns);
-		data->tid_entry.tid = task_pid_nr_ns(current, event->ns);
+		data->tid_entry.pid = perf_record_pid(event, current,
+						      PIDTYPE_TGID);
+		data->tid_entry.tid = perf_record_pid(event, current,
+						      PIDTYPE_PID);
 	}
 	if (type & PERF_SAMPLE_TIME)
 		data->time = perf_event_time_clock(event);
