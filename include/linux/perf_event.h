@@ -257,6 +257,8 @@ struct perf_event {
 
 	/* On a per-CPU list of the software or tracepoint path. */
 	struct hlist_node		hlist_entry;
+	/* On its context's sb_list, if it wants side-band records. */
+	struct list_head		sb_entry;
 
 	atomic_long_t			refcount;
 	/* poll() waits here; woken when the event's task exits. */
@@ -456,6 +458,13 @@ struct perf_event_context {
 	int				nr_events;
 	int				nr_active;
 
+	/*
+	 * The events that want side-band records (kernel/events/records.c),
+	 * a subset of event_list: changed under @lock with the _rcu list
+	 * operations, walked under RCU from any CPU, with no lock.
+	 */
+	struct list_head		sb_list;
+
 	/* Scheduled in on a CPU right now. */
 	int				is_active;
 	/* The task; NULL for a CPU's context; TASK_TOMBSTONE once exited. */
@@ -509,6 +518,7 @@ void perf_pmu_enable(struct pmu *pmu);
 int perf_event_overflow(struct perf_event *event,
 			struct perf_sample_data *data, struct pt_regs *regs);
 void perf_sample_event_took(u64 sample_len_ns);
+void perf_log_lost_samples(struct perf_event *event, u64 lost);
 
 /* Kernel users of events */
 struct perf_event *

@@ -44,6 +44,7 @@ static void perf_ctx_init(struct perf_event_context *ctx)
 	INIT_LIST_HEAD(&ctx->event_list);
 	INIT_LIST_HEAD(&ctx->pinned_groups);
 	INIT_LIST_HEAD(&ctx->flexible_groups);
+	INIT_LIST_HEAD(&ctx->sb_list);
 	refcount_set(&ctx->refcount, 1);
 	ctx->cpu = -1;
 }
@@ -395,6 +396,8 @@ void __perf_event_task_sched_out(struct task_struct *prev,
 	/* Counted while @prev's events are still running. */
 	if (__perf_sw_enabled(PERF_COUNT_SW_CONTEXT_SWITCHES))
 		perf_sw_event_sched(PERF_COUNT_SW_CONTEXT_SWITCHES);
+	if (perf_sb_switch_wanted())
+		perf_record_switch(prev, next, false);
 
 	/*
 	 * Only this CPU schedules @prev's context in or out, so is_active
@@ -427,6 +430,8 @@ void __perf_event_task_sched_in(struct task_struct *prev,
 			ctx_sched_in(ctx);
 		raw_spin_unlock(&ctx->lock);
 	}
+	if (perf_sb_switch_wanted())
+		perf_record_switch(task, prev, true);
 
 	/* Counted once the task's events run on its new CPU. */
 	if (task->sched_migrated &&
@@ -618,6 +623,7 @@ static void ctx_add_event(struct perf_event *event,
 	list_add_tail(&event->event_entry, &ctx->event_list);
 	ctx->nr_events++;
 	event->attach_state |= PERF_ATTACH_CONTEXT;
+	perf_sb_ctx_add(ctx, event);
 
 	if (leader == event) {
 		list_add_tail(&event->group_entry, event->attr.pinned ?
@@ -700,6 +706,7 @@ static void ctx_del_event(struct perf_event *event,
 	list_del_init(&event->event_entry);
 	ctx->nr_events--;
 	event->attach_state &= ~PERF_ATTACH_CONTEXT;
+	perf_sb_ctx_del(ctx, event);
 
 	/* See ctx_sched_in(): no scheduled-in task context without events. */
 	if (ctx->task && !ctx->nr_events)
@@ -1001,11 +1008,19 @@ void perf_task_ctx_exit(struct task_struct *task)
 	mutex_lock(&ctx->mutex);
 	raw_spin_lock_irq(&ctx->lock);
 	ctx_sched_out(ctx);
+	/* Stopped, but not exited yet: the task's events hear of it. */
+	perf_record_exit(task, ctx);
 	list_for_each_entry(event, &ctx->event_list, event_entry)
 		ctx_exit_event(event, ctx);
 	WRITE_ONCE(ctx->task, TASK_TOMBSTONE);
 	WRITE_ONCE(task->perf_event_ctxp[0], NULL);
 	raw_spin_unlock_irq(&ctx->lock);
+
+	/* inherit_stat: each copy's final values, while its group is whole. */
+	list_for_each_entry(event, &ctx->event_list, event_entry) {
+		if (event->parent && event->attr.inherit_stat)
+			perf_record_read(event, task);
+	}
 
 	list_for_each_entry_safe(event, tmp, &ctx->event_list, event_entry) {
 		/* Inherited copies hand their counts to their parent. */
@@ -1079,6 +1094,18 @@ int perf_event_exit_cpu(unsigned int cpu)
 {
 	perf_cpu_ctx_switch(cpu, false);
 	return 0;
+}
+
+/**
+ * perf_cpu_ctx_this - the context of this CPU's CPU-wide events
+ *
+ * Preemption off.
+ *
+ * Return: the context.
+ */
+struct perf_event_context *perf_cpu_ctx_this(void)
+{
+	return &this_cpu_ptr(&perf_cpu_ctx)->ctx;
 }
 
 /**

@@ -106,6 +106,7 @@ struct perf_event *perf_event_alloc(struct perf_event_attr *attr, int cpu,
 	INIT_LIST_HEAD(&event->child_list);
 	INIT_LIST_HEAD(&event->child_entry);
 	INIT_LIST_HEAD(&event->rb_entry);
+	INIT_LIST_HEAD(&event->sb_entry);
 
 	event->attr = *attr;
 	event->cpu = cpu;
@@ -142,6 +143,7 @@ struct perf_event *perf_event_alloc(struct perf_event_attr *attr, int cpu,
 		goto fail;
 	}
 	perf_event_init_pending(event);
+	perf_sb_account(event, true);
 
 	if (task)
 		static_branch_inc(&perf_sched_events);
@@ -174,6 +176,7 @@ void perf_event_free(struct perf_event *event)
 	perf_event_release_output(event);
 	perf_event_sync_pending(event);
 	perf_event_destroy_pmu(event);
+	perf_sb_account(event, false);
 
 	if (event->attach_state & PERF_ATTACH_TASK) {
 		static_branch_dec(&perf_sched_events);

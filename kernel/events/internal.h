@@ -25,6 +25,9 @@
  *   ring_buffer.c the mmap()ed buffer and writing records into it
  *   mmap.c        mmap() of an event, memory accounting, output redirection
  *   sample.c      PERF_RECORD_SAMPLE and the sample_id of other records
+ *   records.c     side-band records (COMM, FORK, EXIT, SWITCH, ...) and
+ *                 finding the events that want them
+ *   records_mmap.c  PERF_RECORD_MMAP and MMAP2
  *   *_test.c      KUnit tests of the file they are named after
  *   core.c        bringing it all up at boot
  */
@@ -100,6 +103,7 @@ void perf_ctx_add_unscheduled(struct perf_event_context *ctx,
 void perf_ctx_del_unscheduled(struct perf_event *event);
 void perf_task_ctx_exec(void);
 void perf_contexts_init(void);
+struct perf_event_context *perf_cpu_ctx_this(void);
 
 typedef void (*perf_event_fn)(struct perf_event *event,
 			      struct perf_event_context *ctx, void *data);
@@ -236,8 +240,52 @@ void perf_output_sample_id(struct perf_output_handle *handle,
 void perf_event_output(struct perf_event *event,
 		       struct perf_sample_data *data, struct pt_regs *regs);
 u64 perf_event_time_clock(struct perf_event *event);
+unsigned int perf_sample_read_size(struct perf_event *event);
 u32 perf_record_pid(struct perf_event *event, struct task_struct *task,
 		    enum pid_type type);
+void perf_output_read(struct perf_output_handle *handle,
+		      struct perf_event *event);
+
+/* records.c, records_mmap.c: side-band records */
+enum perf_sb_kind {
+	PERF_SB_MMAP_EXEC,	/* mmap, mmap2: executable mappings */
+	PERF_SB_MMAP_DATA,	/* mmap_data: the other mappings */
+	PERF_SB_BUILD_ID,	/* build_id: MMAP2 wants build ids */
+	PERF_SB_COMM,		/* comm */
+	PERF_SB_TASK,		/* FORK, EXIT: task, comm, the mmap bits */
+	PERF_SB_SWITCH,		/* context_switch */
+	PERF_SB_NAMESPACES,	/* namespaces */
+	PERF_SB_KSYMBOL,	/* ksymbol */
+	PERF_SB_TEXT_POKE,	/* text_poke */
+	PERF_SB_NR
+};
+
+extern atomic_t perf_sb_nr[PERF_SB_NR];
+
+typedef void (*perf_sb_fn)(struct perf_event *event, void *data);
+
+void perf_sb_account(struct perf_event *event, bool add);
+void perf_sb_ctx_add(struct perf_event_context *ctx, struct perf_event *event);
+void perf_sb_ctx_del(struct perf_event_context *ctx, struct perf_event *event);
+void perf_sb_deliver(struct perf_event_context *task_ctx, bool task,
+		     bool cpu, perf_sb_fn fn, void *data);
+void perf_sb_output(struct perf_event *event, struct perf_event_header *header,
+		    const void *body, unsigned int size, const void *tail,
+		    unsigned int tail_size);
+void perf_record_exit(struct task_struct *task,
+		      struct perf_event_context *ctx);
+void perf_record_switch(struct task_struct *task, struct task_struct *other,
+			bool in);
+void perf_record_read(struct perf_event *event, struct task_struct *task);
+void perf_mmap_prot_flags(unsigned long vm_flags, bool hugetlb, u32 *prot,
+			  u32 *flags);
+const char *perf_mmap_anon_name(struct vm_area_struct *vma);
+
+/* Is a switch record wanted?  The scheduler hooks' test. */
+static inline bool perf_sb_switch_wanted(void)
+{
+	return atomic_read(&perf_sb_nr[PERF_SB_SWITCH]);
+}
 
 /* callchain.c */
 struct perf_callchain_entry *perf_callchain(struct perf_event *event,

@@ -134,8 +134,13 @@ void perf_output_sample_id(struct perf_output_handle *handle,
 		perf_output_put(handle, data->id);
 }
 
-/* PERF_SAMPLE_READ: the size of the read_format block. */
-static unsigned int perf_sample_read_size(struct perf_event *event)
+/**
+ * perf_sample_read_size - the size of an event's read_format values
+ * @event: the event
+ *
+ * Return: bytes perf_output_read() writes.
+ */
+unsigned int perf_sample_read_size(struct perf_event *event)
 {
 	u64 fmt = event->attr.read_format;
 	unsigned int per_value = 1 + !!(fmt & PERF_FORMAT_ID) +
@@ -176,13 +181,17 @@ static void perf_output_read_tail(struct perf_output_handle *handle,
 	}
 }
 
-/*
+/**
+ * perf_output_read - write an event's read_format values into a record
+ * @handle: the record being written
+ * @event: the event (PERF_SAMPLE_READ, PERF_RECORD_READ)
+ *
  * The read_format block, laid out as read() lays it out:
  *   alone:     value, [enabled], [running], [id], [lost]
  *   a group:   nr, [enabled], [running], then per member value, [id], [lost]
  */
-static void perf_output_read(struct perf_output_handle *handle,
-			     struct perf_event *event)
+void perf_output_read(struct perf_output_handle *handle,
+		      struct perf_event *event)
 {
 	struct perf_event *leader = event->group_leader, *sibling;
 	u64 fmt = event->attr.read_format;

@@ -185,7 +185,8 @@ static int perf_check_privileges(struct perf_event_attr *attr)
 	if (sysctl_perf_event_paranoid > 2 && !capable(CAP_SYS_ADMIN))
 		return -EACCES;
 
-	if (!attr->exclude_kernel) {
+	/* Kernel text changes are kernel data, whatever is counted. */
+	if (!attr->exclude_kernel || attr->text_poke) {
 		ret = perf_allow_kernel(attr);
 		if (ret)
 			return ret;

@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * What tasks do to their events: fork, exit, exec, comm and mmap
- * changes, and prctl(PR_TASK_PERF_EVENTS_ENABLE/DISABLE).
+ * What tasks do to their events: fork, exit and exec, and
+ * prctl(PR_TASK_PERF_EVENTS_ENABLE/DISABLE).  The records tasks leave
+ * in ring buffers (fork, exit, comm, mmap changes) are in records.c.
  *
  * Each task has two lists.  Its context (perf_event_ctxp[0]) holds the
  * events that follow it.  Its perf_event_list holds the events it
@@ -139,14 +140,8 @@ void perf_event_exit_task(struct task_struct *task)
 	mutex_unlock(&task->perf_event_mutex);
 
 	perf_task_ctx_exit(task);
-}
-
-/**
- * perf_event_fork - a new task is about to run
- * @task: the child
- */
-void perf_event_fork(struct task_struct *task)
-{
+	/* Its own events heard of the exit in there; now the CPU's. */
+	perf_record_exit(task, NULL);
 }
 
 /**
@@ -158,58 +153,4 @@ void perf_event_fork(struct task_struct *task)
 void perf_event_exec(void)
 {
 	perf_task_ctx_exec();
-}
-
-/**
- * perf_event_comm - a task changed its name
- * @task: the task
- * @exec: whether the change comes from exec
- */
-void perf_event_comm(struct task_struct *task, bool exec)
-{
-}
-
-/**
- * perf_event_namespaces - a task changed namespaces
- * @task: the task
- */
-void perf_event_namespaces(struct task_struct *task)
-{
-}
-
-/**
- * perf_event_mmap - a mapping was created or changed
- * @vma: the mapping
- */
-void perf_event_mmap(struct vm_area_struct *vma)
-{
-}
-
-/**
- * perf_event_text_poke - kernel text was changed
- * @addr: where
- * @old_bytes: the old text
- * @old_len: its length
- * @new_bytes: the new text
- * @new_len: its length
- *
- * Called from the text patching code: must take no locks.
- */
-void perf_event_text_poke(const void *addr, const void *old_bytes,
-			  size_t old_len, const void *new_bytes,
-			  size_t new_len)
-{
-}
-
-/**
- * perf_event_ksymbol - a kernel symbol was added or removed
- * @ksym_type: PERF_RECORD_KSYMBOL_TYPE_*
- * @addr: its address
- * @len: its length
- * @unregister: true if it goes away
- * @sym: its name
- */
-void perf_event_ksymbol(u16 ksym_type, u64 addr, u32 len, bool unregister,
-			const char *sym)
-{
 }
