@@ -1,0 +1,115 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0
+#
+# An unmodified perf (Debian's linux-perf) profiles a program through the
+# ring buffer: perf record needs the samples and the side-band records
+# (COMM at exec, MMAP2 of the program) to name the program's functions,
+# and frame pointers to walk their callers.  Then page-fault samples
+# with -d carry the faulting data addresses.  Skipped where perf is not
+# installed.
+
+ksft_skip=4
+n=0
+failed=0
+dir=$(dirname "$0")
+workload=$dir/perf_record_workload
+
+if ! command -v perf >/dev/null 2>&1; then
+	echo "1..0 # SKIP perf is not installed"
+	exit $ksft_skip
+fi
+
+echo "TAP version 13"
+echo "1..4"
+
+check() {
+	n=$((n + 1))
+	if [ "$1" = 0 ]; then
+		echo "ok $n $2"
+	else
+		echo "not ok $n $2"
+		failed=1
+	fi
+}
+
+# Show a file on failure, as TAP comments.
+show() {
+	sed 's/^/# /' "$1" | head -n "${2:-40}"
+}
+
+tmp=/tmp/perf_record_test.$$
+mkdir -p "$tmp"
+export HOME=$tmp
+
+# 1, 2: cpu-clock samples with call chains name the workload's functions.
+ok=1
+if perf record -q -N -e cpu-clock -g -o "$tmp/spin.data" -- \
+	"$workload" spin >"$tmp/rec.out" 2>&1; then
+	perf report -i "$tmp/spin.data" --stdio --no-children \
+		--sort comm,dso,sym >"$tmp/report" 2>"$tmp/report.err"
+	# The top entry: most of the time, in the workload's inner loop.
+	awk '$2 == "perf_record_wor" && $3 == "perf_record_workload" &&
+	     $5 == "rec_spin_inner" { sub("%", "", $1); if ($1 + 0 > 50) ok = 1 }
+	     END { exit !ok }' "$tmp/report" && ok=0
+fi
+[ $ok = 0 ] || { show "$tmp/rec.out"; show "$tmp/report"; show "$tmp/report.err"; }
+check $ok "perf report names the functions of the profiled program"
+
+# The call chains of the inner loop's samples go through its caller.
+ok=1
+if [ -f "$tmp/spin.data" ]; then
+	perf script -i "$tmp/spin.data" -F comm,ip,sym >"$tmp/script" 2>&1
+	awk 'prev == "rec_spin_inner" && $2 == "rec_spin_outer" { n++ }
+	     { prev = $2 }
+	     END { exit !(n > 10) }' "$tmp/script" && ok=0
+fi
+[ $ok = 0 ] || show "$tmp/script"
+check $ok "call chains lead from the inner loop to its caller"
+
+# 3, 4: page faults sampled with -d carry the faulting address, which
+# lies in the range the workload touches.
+ok=1
+if perf record -q -N -e page-faults -c 1 -d -o "$tmp/pf.data" -- \
+	"$workload" faults >"$tmp/pf.out" 2>"$tmp/pf.err"; then
+	# Lines: the data address, its symbol, the ip, the ip's symbol.
+	perf script -i "$tmp/pf.data" -F addr,ip,sym >"$tmp/pf.script" \
+		2>"$tmp/pf.script.err"
+	set -- $(grep '^range ' "$tmp/pf.out")
+	start=$((0x$2))
+	end=$((0x$3))
+	inside=0
+	while read -r addr rest; do
+		sym=${rest##* }
+		a=$((0x$addr))
+		if [ "$a" -ge "$start" ] && [ "$a" -lt "$end" ] &&
+		   [ "$sym" = rec_touch_pages ]; then
+			inside=$((inside + 1))
+		fi
+	done <"$tmp/pf.script"
+	# 256 pages touched: each faults once.
+	[ "$inside" -ge 200 ] && ok=0
+	echo "# $inside faults in the touched range"
+fi
+[ $ok = 0 ] || { show "$tmp/pf.out"; show "$tmp/pf.err"; show "$tmp/pf.script"; }
+check $ok "page-fault samples carry the data address"
+
+# The same samples, sorted by data address as perf mem does: one line
+# per touched page.
+ok=1
+if [ -f "$tmp/pf.data" ] && [ -n "${start:-}" ]; then
+	perf report -i "$tmp/pf.data" --stdio --mem-mode --sort symbol_daddr \
+		>"$tmp/pf.report" 2>&1
+	inside=0
+	for a in $(awk '$2 == "[.]" && $3 ~ /^0x/ { print $3 }' "$tmp/pf.report"); do
+		a=$((a))
+		[ "$a" -ge "$start" ] && [ "$a" -lt "$end" ] &&
+			inside=$((inside + 1))
+	done
+	[ "$inside" -ge 200 ] && ok=0
+	echo "# $inside data addresses in the touched range"
+fi
+[ $ok = 0 ] || show "$tmp/pf.report"
+check $ok "perf report sorts the samples by data address"
+
+rm -rf "$tmp"
+exit $failed
