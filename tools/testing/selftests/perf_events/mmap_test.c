@@ -308,15 +308,28 @@ TEST(aux_area)
 	close(fd);
 }
 
-/* Read the lock seqcount until it is stable: returns the even value. */
-static __u32 stable_lock(struct perf_event_mmap_page *up)
+/* The user page's event fields, read consistently under its seqcount. */
+struct user_page_snap {
+	__u32	index;
+	__s64	offset;
+	__u64	time_enabled;
+	__u64	time_running;
+};
+
+static void user_page_read(struct perf_event_mmap_page *up,
+			   struct user_page_snap *snap)
 {
 	__u32 seq;
 
 	do {
 		seq = __atomic_load_n(&up->lock, __ATOMIC_ACQUIRE);
-	} while (seq & 1);
-	return seq;
+		snap->index = up->index;
+		snap->offset = up->offset;
+		snap->time_enabled = up->time_enabled;
+		snap->time_running = up->time_running;
+		__atomic_thread_fence(__ATOMIC_ACQUIRE);
+	} while ((seq & 1) || seq != __atomic_load_n(&up->lock,
+						      __ATOMIC_RELAXED));
 }
 
 TEST(user_page_header)
@@ -387,8 +400,8 @@ TEST(user_page_count_and_times)
 	struct perf_event_attr attr;
 	struct perf_event_mmap_page *up;
 	struct value_times vt;
+	struct user_page_snap snap;
 	struct ring r;
-	__u32 seq;
 	int fd;
 
 	sw_attr_init(&attr, PERF_COUNT_SW_PAGE_FAULTS);
@@ -403,12 +416,11 @@ TEST(user_page_count_and_times)
 
 	ASSERT_EQ(0, ring_map(&r, fd, 0));
 	up = r.up;
-	seq = stable_lock(up);
-	EXPECT_EQ(0, up->index);
-	EXPECT_EQ(vt.value, up->offset);
-	EXPECT_EQ(vt.enabled, up->time_enabled);
-	EXPECT_EQ(vt.running, up->time_running);
-	EXPECT_EQ(seq, up->lock);
+	user_page_read(up, &snap);
+	EXPECT_EQ(0, snap.index);
+	EXPECT_EQ(vt.value, snap.offset);
+	EXPECT_EQ(vt.enabled, snap.time_enabled);
+	EXPECT_EQ(vt.running, snap.time_running);
 
 	/*
 	 * The page is brought up to date when the event goes on a CPU: after
@@ -417,21 +429,19 @@ TEST(user_page_count_and_times)
 	ASSERT_EQ(0, ioctl(fd, PERF_EVENT_IOC_ENABLE, 0));
 	spin_cpu_ns(2 * NSEC_PER_MSEC);
 	switch_out(3);
-	seq = stable_lock(up);
-	EXPECT_LT(vt.enabled + NSEC_PER_MSEC, up->time_enabled);
-	EXPECT_LT(vt.running + NSEC_PER_MSEC, up->time_running);
-	EXPECT_EQ(seq, up->lock);
+	user_page_read(up, &snap);
+	EXPECT_LT(vt.enabled + NSEC_PER_MSEC, snap.time_enabled);
+	EXPECT_LT(vt.running + NSEC_PER_MSEC, snap.time_running);
 
 	/* ... and by RESET: offset 0, the times grown again. */
 	ASSERT_EQ(0, read_value_times(fd, &vt));
 	spin_cpu_ns(2 * NSEC_PER_MSEC);
 	ASSERT_EQ(0, ioctl(fd, PERF_EVENT_IOC_RESET, 0));
-	seq = stable_lock(up);
-	EXPECT_EQ(0, up->offset);
-	EXPECT_LT(vt.enabled + NSEC_PER_MSEC, up->time_enabled);
-	EXPECT_LT(vt.running + NSEC_PER_MSEC, up->time_running);
-	EXPECT_EQ(0, up->index);
-	EXPECT_EQ(seq, up->lock);
+	user_page_read(up, &snap);
+	EXPECT_EQ(0, snap.offset);
+	EXPECT_LT(vt.enabled + NSEC_PER_MSEC, snap.time_enabled);
+	EXPECT_LT(vt.running + NSEC_PER_MSEC, snap.time_running);
+	EXPECT_EQ(0, snap.index);
 
 	ring_unmap(&r);
 	close(fd);
