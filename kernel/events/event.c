@@ -77,14 +77,20 @@ static void perf_event_destroy_pmu(struct perf_event *event)
  * @cpu: the CPU it counts on, or -1 for any
  * @task: the task it follows, or NULL for a CPU-wide event
  * @group_leader: the leader of the group it joins, or NULL
+ * @parent: for an inherited copy, the event user space opened; or NULL
  * @handler: overflow handler for kernel users, or NULL
  * @handler_context: passed to @handler
+ *
+ * The PMU sees @parent, and the attach state of a task's event is exactly
+ * PERF_ATTACH_TASK while it sets the event up: the trace event code looks
+ * at both to decide what to check.  A copy holds a reference on @parent.
  *
  * Return: the event, with one reference for the caller, or an ERR_PTR.
  */
 struct perf_event *perf_event_alloc(struct perf_event_attr *attr, int cpu,
 				    struct task_struct *task,
 				    struct perf_event *group_leader,
+				    struct perf_event *parent,
 				    perf_overflow_handler_t handler,
 				    void *handler_context)
 {
@@ -112,6 +118,7 @@ struct perf_event *perf_event_alloc(struct perf_event_attr *attr, int cpu,
 	event->cpu = cpu;
 	event->oncpu = -1;
 	event->group_leader = group_leader ?: event;
+	event->parent = parent;
 	event->state = attr->disabled ? PERF_EVENT_STATE_OFF :
 					PERF_EVENT_STATE_INACTIVE;
 	event->id = perf_next_event_id();
@@ -127,32 +134,31 @@ struct perf_event *perf_event_alloc(struct perf_event_attr *attr, int cpu,
 	if (!attr->freq)
 		event->hw.sample_period = attr->sample_period;
 
-	if (attr->sample_type & PERF_SAMPLE_CALLCHAIN) {
-		ret = perf_callchain_get(attr->sample_max_stack);
-		if (ret)
-			goto fail;
-		event->attach_state |= PERF_ATTACH_CALLCHAIN;
-	}
-
 	ret = perf_pmu_init_event(event);
 	if (ret)
 		goto fail;
 	ret = perf_event_set_clock(event);
-	if (ret) {
-		perf_event_destroy_pmu(event);
-		goto fail;
+	if (ret)
+		goto fail_pmu;
+	if (attr->sample_type & PERF_SAMPLE_CALLCHAIN) {
+		ret = perf_callchain_get(attr->sample_max_stack);
+		if (ret)
+			goto fail_pmu;
+		event->attach_state |= PERF_ATTACH_CALLCHAIN;
 	}
 	perf_event_init_pending(event);
 	perf_sb_account(event, true);
 
 	if (task)
 		static_branch_inc(&perf_sched_events);
+	if (parent)
+		perf_event_get_ref(parent);
 
 	return event;
 
+fail_pmu:
+	perf_event_destroy_pmu(event);
 fail:
-	if (event->attach_state & PERF_ATTACH_CALLCHAIN)
-		perf_callchain_put();
 	if (task)
 		put_task_struct(task);
 	put_pid_ns(event->ns);
@@ -296,7 +302,8 @@ perf_event_create_kernel_counter(struct perf_event_attr *attr, int cpu,
 	if (ret)
 		return ERR_PTR(ret);
 
-	event = perf_event_alloc(attr, cpu, task, NULL, callback, context);
+	event = perf_event_alloc(attr, cpu, task, NULL, NULL, callback,
+				 context);
 	if (IS_ERR(event))
 		return event;
 

@@ -28,13 +28,11 @@ static struct perf_event *perf_inherit_event(struct perf_event *from,
 	struct perf_event *event;
 
 	event = perf_event_alloc(&parent->attr, parent->cpu, child, leader,
-				 parent->overflow_handler,
+				 parent, parent->overflow_handler,
 				 parent->overflow_handler_context);
 	if (IS_ERR(event))
 		return event;
 
-	perf_event_get_ref(parent);
-	event->parent = parent;
 	event->state = from->state >= PERF_EVENT_STATE_INACTIVE ?
 		       PERF_EVENT_STATE_INACTIVE : PERF_EVENT_STATE_OFF;
 	perf_ctx_add_unscheduled(ctx, event);

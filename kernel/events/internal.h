@@ -47,6 +47,7 @@ struct perf_event *perf_event_alloc(struct perf_event_attr *attr, int cpu,
 				    struct task_struct *task,
 				    struct perf_event *group_leader,
 				    perf_overflow_handler_t handler,
+				    struct perf_event *parent,
 				    void *handler_context);
 void perf_event_free(struct perf_event *event);
 void perf_event_get_ref(struct perf_event *event);

@@ -239,7 +239,8 @@ static struct file *perf_open_event(struct perf_event_attr *attr,
 	struct file *file;
 	int ret;
 
-	event = perf_event_alloc(attr, cpu, task, group_leader, NULL, NULL);
+	event = perf_event_alloc(attr, cpu, task, group_leader, NULL, NULL,
+				 NULL);
 	if (IS_ERR(event))
 		return ERR_CAST(event);
 
