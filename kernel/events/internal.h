@@ -16,6 +16,7 @@
  *   read.c        read(2) and ioctl(2) on an event
  *   software.c    the software PMU and perf_sw_event()
  *   tracepoint.c  the tracepoint PMU and the trace event entry points
+ *   probe_pmu.c   the kprobe and uprobe PMUs
  *   hw_breakpoint.c  the breakpoint PMU and the hw_breakpoint API
  *   bp_slots.c    sharing the debug registers between breakpoints
  *   sysctl.c      /proc/sys/kernel/perf_* and their derived limits
@@ -46,8 +47,8 @@ int perf_check_open_flags(unsigned long flags);
 struct perf_event *perf_event_alloc(struct perf_event_attr *attr, int cpu,
 				    struct task_struct *task,
 				    struct perf_event *group_leader,
-				    perf_overflow_handler_t handler,
 				    struct perf_event *parent,
+				    perf_overflow_handler_t handler,
 				    void *handler_context);
 void perf_event_free(struct perf_event *event);
 void perf_event_get_ref(struct perf_event *event);
@@ -152,8 +153,35 @@ void perf_swevent_hit(struct perf_event *event, u64 nr,
 /* sysctl.c */
 void perf_sample_budget_reset(void);
 
-/* tracepoint.c */
+/* tracepoint.c: the PMUs built on trace events; probe_pmu.c */
+#ifdef CONFIG_EVENT_TRACING
 void perf_tp_register(void);
+int perf_event_set_filter(struct perf_event *event, void __user *arg);
+bool perf_tp_is_tracing(struct perf_event *event);
+int perf_tp_add(struct perf_event *event, int flags);
+void perf_tp_del(struct perf_event *event, int flags);
+void perf_tp_start(struct perf_event *event, int flags);
+void perf_tp_stop(struct perf_event *event, int flags);
+void perf_tp_free_filter(struct perf_event *event);
+#else
+static inline void perf_tp_register(void) { }
+static inline int perf_event_set_filter(struct perf_event *event,
+					void __user *arg)
+{
+	return -EINVAL;
+}
+#endif
+
+#if defined(CONFIG_KPROBE_EVENTS) || defined(CONFIG_UPROBE_EVENTS)
+void perf_probe_pmus_register(void);
+bool perf_probe_pmu_owns(struct perf_event *event);
+#else
+static inline void perf_probe_pmus_register(void) { }
+static inline bool perf_probe_pmu_owns(struct perf_event *event)
+{
+	return false;
+}
+#endif
 
 /*
  * struct perf_buffer - a ring buffer (ring_buffer.c)

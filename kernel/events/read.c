@@ -355,14 +355,6 @@ static long perf_ioctl_locked(struct perf_event *event, unsigned int cmd,
 		return put_user(event->id, (u64 __user *)arg) ? -EFAULT : 0;
 	case PERF_EVENT_IOC_SET_OUTPUT:
 		return perf_ioctl_set_output(event, arg);
-	case PERF_EVENT_IOC_SET_FILTER: {
-		char *filter = strndup_user((const char __user *)arg, PAGE_SIZE);
-
-		if (IS_ERR(filter))
-			return PTR_ERR(filter);
-		kfree(filter);
-		return -EINVAL;
-	}
 	case PERF_EVENT_IOC_SET_BPF:
 	case PERF_EVENT_IOC_QUERY_BPF:
 		return -EOPNOTSUPP;
@@ -389,6 +381,10 @@ long perf_ioctl(struct file *file, unsigned int cmd, unsigned long arg)
 	struct perf_event *event = file->private_data;
 	struct perf_event_context *ctx = event->ctx;
 	long ret;
+
+	/* The trace event code's locks nest outside the context's mutex. */
+	if (cmd == PERF_EVENT_IOC_SET_FILTER)
+		return perf_event_set_filter(event, (void __user *)arg);
 
 	mutex_lock(&ctx->mutex);
 	ret = perf_ioctl_locked(event, cmd, arg);
