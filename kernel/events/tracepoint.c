@@ -48,7 +48,10 @@ static bool perf_tp_match(struct perf_event *event, struct pt_regs *regs,
 	return !filter || filter_match_preds(filter, record);
 }
 
-/* Count the record in @event; a sampling event also gets a sample. */
+/*
+ * Count the record in @event; a sampling event also gets a sample if it
+ * is running here (not one of a sleeping task's, see below), as in 6.1.
+ */
 static void perf_tp_count(struct perf_event *event, u64 count,
 			  struct perf_raw_record *raw, struct pt_regs *regs)
 {
@@ -56,7 +59,8 @@ static void perf_tp_count(struct perf_event *event, u64 count,
 
 	if (!perf_tp_match(event, regs, raw->data))
 		return;
-	if (!is_sampling_event(event)) {
+	if (!is_sampling_event(event) ||
+	    READ_ONCE(event->state) != PERF_EVENT_STATE_ACTIVE) {
 		local64_add(count, &event->count);
 		return;
 	}
@@ -70,7 +74,8 @@ static void perf_tp_count(struct perf_event *event, u64 count,
 /*
  * The record concerns @task, which is not running here: count it in the
  * tracepoint events of @task's context that are bound to this CPU.  They
- * are not on this CPU's list, since @task does not run.  The context's
+ * are not on this CPU's list, since @task does not run, and they take no
+ * samples, as they are not active.  The context's
  * lock keeps its list still; a tracepoint that names a task fires under
  * the scheduler's locks at most, inside which that lock nests.  Events
  * that send a synchronous signal are left out: it would hit the wrong
@@ -137,7 +142,8 @@ void perf_tp_event(u16 event_type, u64 count, void *record, int entry_size,
 		perf_tp_count(event, count, &raw, regs);
 	rcu_read_unlock();
 
-	if (task && task != current)
+	/* No tracepoint that names a task fires in NMI; the lock could not. */
+	if (task && task != current && !in_nmi())
 		perf_tp_event_task(event_type, count, &raw, regs, task);
 
 	perf_swevent_put_recursion_context(rctx);
