@@ -47,23 +47,6 @@ static void call_target(int nr)
 		target_fn(nr);
 }
 
-/* The contents of a small sysfs or proc file, without its newline. */
-static int read_line(const char *path, char *buf, size_t size)
-{
-	ssize_t n;
-	int fd = open(path, O_RDONLY);
-
-	if (fd < 0)
-		return -1;
-	n = read(fd, buf, size - 1);
-	close(fd);
-	if (n < 0)
-		return -1;
-	buf[n] = '\0';
-	buf[strcspn(buf, "\n")] = '\0';
-	return 0;
-}
-
 static void probe_attr_init(struct perf_event_attr *attr, int type,
 			    bool retprobe)
 {
@@ -273,13 +256,13 @@ TEST(sysfs)
 	ASSERT_LE(PERF_TYPE_MAX, pmu_type("kprobe"));
 	ASSERT_LE(PERF_TYPE_MAX, pmu_type("uprobe"));
 	EXPECT_NE(pmu_type("kprobe"), pmu_type("uprobe"));
-	ASSERT_EQ(0, read_line(PMU_SYSFS_DIR "kprobe/format/retprobe", buf,
+	ASSERT_EQ(0, read_line_file(PMU_SYSFS_DIR "kprobe/format/retprobe", buf,
 			       sizeof(buf)));
 	EXPECT_STREQ("config:0", buf);
-	ASSERT_EQ(0, read_line(PMU_SYSFS_DIR "uprobe/format/retprobe", buf,
+	ASSERT_EQ(0, read_line_file(PMU_SYSFS_DIR "uprobe/format/retprobe", buf,
 			       sizeof(buf)));
 	EXPECT_STREQ("config:0", buf);
-	ASSERT_EQ(0, read_line(PMU_SYSFS_DIR "uprobe/format/ref_ctr_offset",
+	ASSERT_EQ(0, read_line_file(PMU_SYSFS_DIR "uprobe/format/ref_ctr_offset",
 			       buf, sizeof(buf)));
 	EXPECT_STREQ("config:32-63", buf);
 }
@@ -473,11 +456,17 @@ static int uprobe_child_work(void)
 	return waitpid(pid, NULL, 0) == pid ? 0 : 1;
 }
 
-/* With inherit, the calls of the task's children count too. */
+/*
+ * With inherit, the calls of the task's children count too.  On 6.1 the
+ * copies make probes of their own from the attributes, and the children's
+ * calls do not always count; ours share the probe of the event (a
+ * documented extension).
+ */
 TEST(uprobe_inherit)
 {
 	struct gated_child c;
 	int fd, status;
+	__u64 value;
 
 	ASSERT_LT(0, target_offset());
 	ASSERT_LE(0, fork_gated(&c, NULL));
@@ -489,7 +478,13 @@ TEST(uprobe_inherit)
 	status = gated_wait(&c);
 	ASSERT_TRUE(WIFEXITED(status));
 	EXPECT_EQ(0, WEXITSTATUS(status));
-	EXPECT_EQ(3 * NR_CALLS, value_of(fd));
+	value = value_of(fd);
+	if (ours_kernel()) {
+		EXPECT_EQ(3 * NR_CALLS, value);
+	} else {
+		EXPECT_LE(NR_CALLS, value);
+		EXPECT_GE(3 * NR_CALLS, value);
+	}
 	close(fd);
 }
 

@@ -46,6 +46,15 @@ static inline int tp_id(const char *sys, const char *name)
 	return id;
 }
 
+/*
+ * Are we on our kernel rather than the 6.1 reference, for the few checks
+ * of documented extensions?  Our test kernels have the perf_test PMU.
+ */
+static inline bool ours_kernel(void)
+{
+	return !access("/sys/bus/event_source/devices/perf_test", F_OK);
+}
+
 /* A counting PERF_TYPE_TRACEPOINT event on trace event @id. */
 static inline void tp_attr_init(struct perf_event_attr *attr, __u64 id)
 {
@@ -80,6 +89,190 @@ static inline void do_getppid(int nr)
 {
 	while (nr--)
 		syscall(SYS_getppid);
+}
+
+/* The first line of a small file, without its newline; 0 or -1. */
+static inline int read_line_file(const char *path, char *buf, size_t size)
+{
+	ssize_t n;
+	int fd = open(path, O_RDONLY);
+
+	if (fd < 0)
+		return -1;
+	n = read(fd, buf, size - 1);
+	close(fd);
+	if (n < 0)
+		return -1;
+	buf[n] = '\0';
+	buf[strcspn(buf, "\n")] = '\0';
+	return 0;
+}
+
+/* The state letter of task @pid (R, S, ...), or 0. */
+static inline char task_state(pid_t pid)
+{
+	char path[64], buf[256], *p;
+
+	snprintf(path, sizeof(path), "/proc/%d/stat", pid);
+	if (read_line_file(path, buf, sizeof(buf)))
+		return 0;
+	p = strrchr(buf, ')');
+	return p && p[1] == ' ' ? p[2] : 0;
+}
+
+/*
+ * A field of a trace event's record, as its tracefs format file says:
+ * "field:<type> <name>[<n>];	offset:<o>;	size:<s>;	signed:<0|1>;".
+ */
+struct tp_field {
+	char	name[64];
+	int	offset;
+	int	size;
+	int	is_signed;
+};
+
+#define TP_MAX_FIELDS	32
+
+/* Read the fields of @sys:@name into @f; their number, or -1. */
+static inline int tp_format(const char *sys, const char *name,
+			    struct tp_field *f, int max)
+{
+	char path[256], line[512];
+	int nr = 0;
+	FILE *file;
+
+	if (tracefs_ready())
+		return -1;
+	tp_path(path, sizeof(path), sys, name, "format");
+	file = fopen(path, "r");
+	if (!file)
+		return -1;
+	while (nr < max && fgets(line, sizeof(line), file)) {
+		char *decl = strstr(line, "field:"), *end, *p;
+
+		if (!decl)
+			continue;
+		end = strchr(decl, ';');
+		if (!end)
+			continue;
+		*end = '\0';
+		p = strchr(decl, '[');
+		if (p && p > strrchr(decl, ' '))
+			*p = '\0';
+		p = strrchr(decl, ' ');
+		if (!p)
+			continue;
+		snprintf(f[nr].name, sizeof(f[nr].name), "%s", p + 1);
+		if (sscanf(end + 1, " offset:%d; size:%d; signed:%d;",
+			   &f[nr].offset, &f[nr].size, &f[nr].is_signed) != 3)
+			continue;
+		nr++;
+	}
+	fclose(file);
+	return nr;
+}
+
+/* The field named @name of @nr fields, or NULL. */
+static inline const struct tp_field *tp_field(const struct tp_field *f,
+					       int nr, const char *name)
+{
+	while (nr--) {
+		if (!strcmp(f[nr].name, name))
+			return &f[nr];
+	}
+	return NULL;
+}
+
+/* The integer value of field @f in @record, sign-extended if signed. */
+static inline long long tp_value(const void *record, const struct tp_field *f)
+{
+	const char *p = (const char *)record + f->offset;
+
+	switch (f->size) {
+	case 1:
+		return f->is_signed ? *(const __s8 *)p : *(const __u8 *)p;
+	case 2:
+		return f->is_signed ? *(const __s16 *)p : *(const __u16 *)p;
+	case 4:
+		return f->is_signed ? *(const __s32 *)p : *(const __u32 *)p;
+	default:
+		return *(const __s64 *)p;
+	}
+}
+
+/*
+ * The mmap()ed ring buffer of an event: the user page, then 2^n pages of
+ * records.
+ */
+struct ring {
+	struct perf_event_mmap_page	*page;
+	char				*data;
+	size_t				len;
+	__u64				size;
+};
+
+/* Map @pages data pages (a power of 2) of event @fd; 0 or -1. */
+static inline int ring_map(struct ring *r, int fd, int pages)
+{
+	size_t psz = getpagesize();
+
+	r->len = (1 + pages) * psz;
+	r->page = mmap(NULL, r->len, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
+	if (r->page == MAP_FAILED)
+		return -1;
+	r->data = (char *)r->page + psz;
+	r->size = pages * psz;
+	return 0;
+}
+
+static inline void ring_unmap(struct ring *r)
+{
+	munmap(r->page, r->len);
+}
+
+typedef void (*ring_fn)(void *arg, const struct perf_event_header *h);
+
+/*
+ * Call @fn on each record written since the last call, in order, and
+ * give their space back.  A record that wraps around is passed in one
+ * piece.  Returns the number of records.
+ */
+static inline int ring_consume(struct ring *r, ring_fn fn, void *arg)
+{
+	__u64 head = __atomic_load_n(&r->page->data_head, __ATOMIC_ACQUIRE);
+	__u64 tail = r->page->data_tail;
+	static char copy[65536];
+	int nr = 0;
+
+	while (tail < head) {
+		__u64 off = tail % r->size;
+		const struct perf_event_header *h = (void *)(r->data + off);
+		size_t first;
+
+		if (off + sizeof(*h) > r->size || off + h->size > r->size) {
+			/* Wraps: the header itself may too. */
+			struct perf_event_header hh;
+
+			first = r->size - off;
+			if (first >= sizeof(hh)) {
+				memcpy(&hh, r->data + off, sizeof(hh));
+			} else {
+				memcpy(&hh, r->data + off, first);
+				memcpy((char *)&hh + first, r->data,
+				       sizeof(hh) - first);
+			}
+			memcpy(copy, r->data + off, first);
+			memcpy(copy + first, r->data, hh.size - first);
+			h = (void *)copy;
+		}
+		if (!h->size)
+			break;
+		fn(arg, h);
+		tail += h->size;
+		nr++;
+	}
+	__atomic_store_n(&r->page->data_tail, tail, __ATOMIC_RELEASE);
+	return nr;
 }
 
 #endif /* TP_TEST_UTIL_H */

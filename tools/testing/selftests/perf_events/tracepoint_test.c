@@ -233,26 +233,6 @@ TEST(inherit_counts_children)
 	close(fd);
 }
 
-/* The state letter of task @pid (R, S, ...), or 0. */
-static char task_state(pid_t pid)
-{
-	char path[64], buf[256], *p;
-	int fd;
-	ssize_t n;
-
-	snprintf(path, sizeof(path), "/proc/%d/stat", pid);
-	fd = open(path, O_RDONLY);
-	if (fd < 0)
-		return 0;
-	n = read(fd, buf, sizeof(buf) - 1);
-	close(fd);
-	if (n <= 0)
-		return 0;
-	buf[n] = '\0';
-	p = strrchr(buf, ')');
-	return p && p[1] == ' ' ? p[2] : 0;
-}
-
 /*
  * A wakeup names the task woken.  The task's events bound to the CPU of
  * the waker count it there, though the task does not run; an event for
