@@ -256,14 +256,14 @@ TEST(sysfs)
 	ASSERT_LE(PERF_TYPE_MAX, pmu_type("kprobe"));
 	ASSERT_LE(PERF_TYPE_MAX, pmu_type("uprobe"));
 	EXPECT_NE(pmu_type("kprobe"), pmu_type("uprobe"));
-	ASSERT_EQ(0, read_line_file(PMU_SYSFS_DIR "kprobe/format/retprobe", buf,
-			       sizeof(buf)));
+	ASSERT_EQ(0, read_line_file(PMU_SYSFS_DIR "kprobe/format/retprobe",
+				    buf, sizeof(buf)));
 	EXPECT_STREQ("config:0", buf);
-	ASSERT_EQ(0, read_line_file(PMU_SYSFS_DIR "uprobe/format/retprobe", buf,
-			       sizeof(buf)));
+	ASSERT_EQ(0, read_line_file(PMU_SYSFS_DIR "uprobe/format/retprobe",
+				    buf, sizeof(buf)));
 	EXPECT_STREQ("config:0", buf);
 	ASSERT_EQ(0, read_line_file(PMU_SYSFS_DIR "uprobe/format/ref_ctr_offset",
-			       buf, sizeof(buf)));
+				    buf, sizeof(buf)));
 	EXPECT_STREQ("config:32-63", buf);
 }
 

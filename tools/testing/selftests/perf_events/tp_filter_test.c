@@ -124,7 +124,7 @@ TEST_F(lseek, bad_filters_einval)
 	};
 	unsigned int i;
 
-	for (i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+	for (i = 0; i < ARRAY_SIZE(bad); i++) {
 		EXPECT_EQ(-1, ioctl(self->fd, PERF_EVENT_IOC_SET_FILTER,
 				    bad[i])) {
 			TH_LOG("accepted '%s'", bad[i]);

@@ -66,9 +66,12 @@ static void collect(void *arg, const struct perf_event_header *h)
 		c->bad++;
 		return;
 	}
-	for (i = 0; i < 4 && c->names[i]; i++)
-		c->values[c->nr][i] = tp_value(s->data,
-				tp_field(c->f, c->nr_fields, c->names[i]));
+	for (i = 0; i < 4 && c->names[i]; i++) {
+		const struct tp_field *f = tp_field(c->f, c->nr_fields,
+						    c->names[i]);
+
+		c->values[c->nr][i] = tp_value(s->data, f);
+	}
 	if (c->comm_field) {
 		const struct tp_field *f = tp_field(c->f, c->nr_fields,
 						    c->comm_field);

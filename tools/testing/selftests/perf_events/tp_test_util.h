@@ -173,8 +173,8 @@ static inline int tp_format(const char *sys, const char *name,
 }
 
 /* The field named @name of @nr fields, or NULL. */
-static inline const struct tp_field *tp_field(const struct tp_field *f,
-					       int nr, const char *name)
+static inline const struct tp_field *
+tp_field(const struct tp_field *f, int nr, const char *name)
 {
 	while (nr--) {
 		if (!strcmp(f[nr].name, name))

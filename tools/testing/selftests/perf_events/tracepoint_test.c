@@ -178,7 +178,7 @@ TEST(unknown_id_einval)
 	unsigned int i;
 
 	ASSERT_LE(0, id);
-	for (i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+	for (i = 0; i < ARRAY_SIZE(bad); i++) {
 		tp_attr_init(&attr, bad[i]);
 		EXPECT_EQ(-1, sys_perf_event_open(&attr, 0, -1, -1, 0));
 		EXPECT_EQ(EINVAL, errno);
