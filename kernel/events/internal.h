@@ -163,6 +163,7 @@ void perf_tp_del(struct perf_event *event, int flags);
 void perf_tp_start(struct perf_event *event, int flags);
 void perf_tp_stop(struct perf_event *event, int flags);
 void perf_tp_free_filter(struct perf_event *event);
+int perf_tp_init_copy(struct perf_event *event);
 #else
 static inline void perf_tp_register(void) { }
 static inline int perf_event_set_filter(struct perf_event *event,

@@ -22,7 +22,7 @@
  * copies do not read the attributes again (the pointers point into the
  * memory of the task that opened the event, which is not the forking
  * one): they share the probe of the event user space opened, which
- * outlives them, and only tell the trace event code about their task.
+ * outlives them (perf_tp_init_copy()).
  */
 #include <linux/perf_event.h>
 #include <linux/capability.h>
@@ -43,31 +43,6 @@ static ssize_t retprobe_show(struct device *dev,
 static DEVICE_ATTR_RO(retprobe);
 
 /*
- * A copy attaches to the probe of the event user space opened, which
- * keeps it (and its trace event) until the last copy is gone.  The trace
- * event only learns of the copy's task (a uprobe keeps a list of the
- * tasks it is for, under a lock of its own); the probe of a perf event
- * is its alone, so nothing else changes it meanwhile.
- */
-static int perf_probe_init_copy(struct perf_event *event)
-{
-	struct trace_event_call *call = event->parent->tp_event;
-	int ret;
-
-	ret = call->class->reg(call, TRACE_REG_PERF_OPEN, event);
-	if (!ret)
-		event->tp_event = call;
-	return ret;
-}
-
-static void perf_probe_destroy_copy(struct perf_event *event)
-{
-	struct trace_event_call *call = event->tp_event;
-
-	call->class->reg(call, TRACE_REG_PERF_CLOSE, event);
-}
-
-/*
  * What both PMUs check before making a probe.  Return: 0 to make one,
  * 1 if the event is a copy and attached, or a negative errno.
  */
@@ -76,12 +51,8 @@ static int perf_probe_check(struct perf_event *event)
 	int ret;
 
 	if (event->parent) {
-		ret = perf_probe_init_copy(event);
-		if (ret)
-			return ret;
-		event->destroy = perf_probe_destroy_copy;
-		event->group_caps |= PERF_EV_CAP_SOFTWARE;
-		return 1;
+		ret = perf_tp_init_copy(event);
+		return ret ? ret : 1;
 	}
 	if (!perfmon_capable())
 		return -EACCES;

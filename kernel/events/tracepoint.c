@@ -279,6 +279,43 @@ int perf_event_set_filter(struct perf_event *event, void __user *arg)
 	return ret;
 }
 
+static void perf_tp_destroy_copy(struct perf_event *event)
+{
+	struct trace_event_call *call = event->tp_event;
+
+	call->class->reg(call, TRACE_REG_PERF_CLOSE, event);
+}
+
+/**
+ * perf_tp_init_copy - set up an inherited copy of a trace event based event
+ * @event: the copy, made at fork; event->parent is the event user space
+ *	opened
+ *
+ * The copy uses the trace event its parent is attached to (its probe, for
+ * the kprobe and uprobe PMUs), which the parent keeps attached until the
+ * last copy is gone: copies hold a reference on it.  The trace event only
+ * learns of the copy (a uprobe keeps a list of the tasks it is for, under
+ * a lock of its own).  The copy's permission was the parent's, as in 6.1.
+ * Nothing here takes event_mutex: forks copy events under the parent
+ * context's mutex, and event_mutex is taken before the CPU hotplug lock,
+ * which is taken before contexts' mutexes.
+ *
+ * Return: 0, or what the trace event says.
+ */
+int perf_tp_init_copy(struct perf_event *event)
+{
+	struct trace_event_call *call = event->parent->tp_event;
+	int ret;
+
+	ret = call->class->reg(call, TRACE_REG_PERF_OPEN, event);
+	if (ret)
+		return ret;
+	event->tp_event = call;
+	event->destroy = perf_tp_destroy_copy;
+	event->group_caps |= PERF_EV_CAP_SOFTWARE;
+	return 0;
+}
+
 static void perf_tp_event_destroy(struct perf_event *event)
 {
 	perf_trace_destroy(event);
@@ -291,6 +328,8 @@ static int perf_tp_event_init(struct perf_event *event)
 
 	if (event->attr.type != PERF_TYPE_TRACEPOINT)
 		return -ENOENT;
+	if (event->parent)
+		return perf_tp_init_copy(event);
 	if (event->attr.sample_type & PERF_SAMPLE_BRANCH_STACK)
 		return -EOPNOTSUPP;
 
