@@ -53,6 +53,7 @@
 #include <linux/workqueue.h>
 
 struct bpf_prog;
+struct perf_cgroup;
 struct perf_mux_cpu;
 struct perf_event;
 struct perf_buffer;
@@ -246,6 +247,10 @@ struct perf_event {
 	u64				total_time_enabled;
 	u64				total_time_running;
 	u64				tstamp;
+#ifdef CONFIG_CGROUP_PERF
+	/* A cgroup event's cgroup (PERF_FLAG_PID_CGROUP), or NULL. */
+	struct perf_cgroup		*cgrp;
+#endif
 
 	/* All events of the context; groups; members of this group. */
 	struct list_head		event_entry;
@@ -719,13 +724,15 @@ static inline void perf_event_task_sched_in(struct task_struct *prev,
  * @next: the task coming
  *
  * From prepare_task_switch(), runqueue locked, interrupts off.  Costs
- * two patched-out branches while nobody monitors tasks or switches.
+ * patched-out branches while nobody monitors tasks, cgroups or switches.
  */
 static inline void perf_event_task_sched_out(struct task_struct *prev,
 					     struct task_struct *next)
 {
 	if (static_branch_unlikely(&perf_sched_events) ||
-	    __perf_sw_enabled(PERF_COUNT_SW_CONTEXT_SWITCHES))
+	    __perf_sw_enabled(PERF_COUNT_SW_CONTEXT_SWITCHES) ||
+	    (IS_ENABLED(CONFIG_CGROUP_PERF) &&
+	     __perf_sw_enabled(PERF_COUNT_SW_CGROUP_SWITCHES)))
 		__perf_event_task_sched_out(prev, next);
 }
 

@@ -14,6 +14,11 @@
  * that is scheduled in (installing, removing, enabling, disabling,
  * reading an event) runs on that CPU, through perf_ctx_call(), with the
  * context's lock held.  The lock rules are in struct perf_event_context.
+ *
+ * Cgroup events (cgroup.c) live in a CPU's context but follow their
+ * cgroup's clock instead of the context's, and their groups go on only
+ * while a task of the cgroup runs: the CPU's cgroup groups are switched
+ * when the cgroup of its task changes.
  */
 #include <linux/perf_event.h>
 #include <linux/sched/clock.h>
@@ -78,6 +83,16 @@ static void ctx_update_time(struct perf_event_context *ctx)
 	if (ctx->is_active && now > ctx->timestamp)
 		ctx->time += now - ctx->timestamp;
 	ctx->timestamp = now;
+	if (perf_cgroup_enabled() && !ctx->task && ctx->is_active)
+		perf_cgroup_ctx_update_time(ctx, now);
+}
+
+/* The clock an event's times follow: its context's, or its cgroup's. */
+static u64 event_clock(struct perf_event *event)
+{
+	if (perf_is_cgroup_event(event))
+		return perf_cgroup_event_time(event);
+	return event->ctx->time;
 }
 
 /*
@@ -89,7 +104,7 @@ static void event_update_time(struct perf_event *event)
 {
 	enum perf_event_state state = min(event->state,
 					  event->group_leader->state);
-	u64 now = event->ctx->time;
+	u64 now = event_clock(event);
 	u64 delta = now - event->tstamp;
 
 	if (state >= PERF_EVENT_STATE_INACTIVE)
@@ -120,6 +135,8 @@ static void leader_set_state(struct perf_event *leader,
 static bool event_fits_cpu(struct perf_event *event)
 {
 	if (event->cpu != -1 && event->cpu != smp_processor_id())
+		return false;
+	if (perf_is_cgroup_event(event) && !perf_cgroup_match(event))
 		return false;
 	return !event->pmu->filter_match || event->pmu->filter_match(event);
 }
@@ -303,6 +320,8 @@ static void ctx_sched_in(struct perf_event_context *ctx)
 		if (!list_empty(&ctx->pinned_groups))
 			task_pinned_sched_in(ctx);
 	} else {
+		if (perf_cgroup_enabled())
+			perf_cgroup_ctx_sched_in(ctx);
 		groups_sched_in(&ctx->pinned_groups, ctx);
 	}
 	groups_sched_in(&ctx->flexible_groups, ctx);
@@ -398,18 +417,24 @@ void __perf_event_task_sched_out(struct task_struct *prev,
 		perf_sw_event_sched(PERF_COUNT_SW_CONTEXT_SWITCHES);
 	if (perf_sb_switch_wanted())
 		perf_record_switch(prev, next, false);
+	if (IS_ENABLED(CONFIG_CGROUP_PERF) &&
+	    __perf_sw_enabled(PERF_COUNT_SW_CGROUP_SWITCHES))
+		perf_cgroup_sched_out(prev, next);
 
 	/*
 	 * Only this CPU schedules @prev's context in or out, so is_active
 	 * can be tested without the lock.
 	 */
 	ctx = READ_ONCE(prev->perf_event_ctxp[0]);
-	if (!ctx || !READ_ONCE(ctx->is_active))
-		return;
+	if (ctx && READ_ONCE(ctx->is_active)) {
+		raw_spin_lock(&ctx->lock);
+		ctx_sched_out(ctx);
+		raw_spin_unlock(&ctx->lock);
+	}
 
-	raw_spin_lock(&ctx->lock);
-	ctx_sched_out(ctx);
-	raw_spin_unlock(&ctx->lock);
+	/* Between the two tasks' contexts, the CPU's follows @next's cgroup. */
+	if (perf_cgroup_enabled())
+		perf_cpu_ctx_cgroup_switch(next);
 }
 
 /**
@@ -440,6 +465,62 @@ void __perf_event_task_sched_in(struct task_struct *prev,
 		perf_sw_event_sched(PERF_COUNT_SW_CPU_MIGRATIONS);
 	}
 }
+
+#ifdef CONFIG_CGROUP_PERF
+/*
+ * The CPU's cgroup changed: its cgroup groups that no longer match go off,
+ * those that now match go on.  A pinned group coming on has precedence
+ * over the flexible groups holding the PMU, which make room and come
+ * back after it.  ctx->lock held, on its CPU, scheduled in.
+ */
+static void ctx_cgroup_resched(struct perf_event_context *ctx)
+{
+	struct perf_event *leader;
+	bool pinned_in = false;
+
+	list_for_each_entry(leader, &ctx->pinned_groups, group_entry) {
+		if (!perf_is_cgroup_event(leader))
+			continue;
+		if (!perf_cgroup_match(leader))
+			group_sched_out(leader, ctx);
+		else if (leader->state == PERF_EVENT_STATE_INACTIVE)
+			pinned_in = true;
+	}
+	list_for_each_entry(leader, &ctx->flexible_groups, group_entry) {
+		if (perf_is_cgroup_event(leader) && !perf_cgroup_match(leader))
+			group_sched_out(leader, ctx);
+	}
+
+	if (pinned_in) {
+		groups_sched_out(&ctx->flexible_groups, ctx);
+		groups_sched_in(&ctx->pinned_groups, ctx);
+	}
+	groups_sched_in(&ctx->flexible_groups, ctx);
+}
+
+/**
+ * perf_cpu_ctx_cgroup_switch - this CPU's task may change cgroup
+ * @next: the task about to run here, or running here and just moved to
+ *	another cgroup
+ *
+ * From the scheduler hook and the cgroup attach IPI, interrupts off.
+ */
+void perf_cpu_ctx_cgroup_switch(struct task_struct *next)
+{
+	struct perf_event_context *ctx = &this_cpu_ptr(&perf_cpu_ctx)->ctx;
+
+	/* Most switches stay in one cgroup: a look without the lock. */
+	if (!perf_cgroup_ctx_switching(ctx, next))
+		return;
+
+	raw_spin_lock(&ctx->lock);
+	/* The cgroup clocks run up to now under the cgroup going out. */
+	ctx_update_time(ctx);
+	if (perf_cgroup_ctx_switch(ctx, next) && ctx->is_active)
+		ctx_cgroup_resched(ctx);
+	raw_spin_unlock(&ctx->lock);
+}
+#endif
 
 /**
  * perf_event_task_tick - the scheduler tick on this CPU
@@ -493,9 +574,13 @@ void perf_event_times_now(struct perf_event *event, u64 *enabled,
 		return;
 	state = min(READ_ONCE(event->state),
 		    READ_ONCE(event->group_leader->state));
-	now = READ_ONCE(ctx->time);
-	if (READ_ONCE(ctx->is_active))
-		now += perf_clock() - READ_ONCE(ctx->timestamp);
+	if (perf_is_cgroup_event(event)) {
+		now = perf_cgroup_event_time_now(event);
+	} else {
+		now = READ_ONCE(ctx->time);
+		if (READ_ONCE(ctx->is_active))
+			now += perf_clock() - READ_ONCE(ctx->timestamp);
+	}
 	delta = now - READ_ONCE(event->tstamp);
 	if (state >= PERF_EVENT_STATE_INACTIVE)
 		*enabled += delta;
@@ -619,11 +704,13 @@ static void ctx_add_event(struct perf_event *event,
 {
 	struct perf_event *leader = event->group_leader;
 
-	event->tstamp = ctx->time;
 	list_add_tail(&event->event_entry, &ctx->event_list);
 	ctx->nr_events++;
 	event->attach_state |= PERF_ATTACH_CONTEXT;
 	perf_sb_ctx_add(ctx, event);
+	if (perf_is_cgroup_event(event))
+		perf_cgroup_ctx_add(ctx, event);
+	event->tstamp = event_clock(event);
 
 	if (leader == event) {
 		list_add_tail(&event->group_entry, event->attr.pinned ?
@@ -707,6 +794,8 @@ static void ctx_del_event(struct perf_event *event,
 	ctx->nr_events--;
 	event->attach_state &= ~PERF_ATTACH_CONTEXT;
 	perf_sb_ctx_del(ctx, event);
+	if (perf_is_cgroup_event(event))
+		perf_cgroup_ctx_del(ctx, event);
 
 	/* See ctx_sched_in(): no scheduled-in task context without events. */
 	if (ctx->task && !ctx->nr_events)

@@ -190,6 +190,7 @@ void perf_event_free(struct perf_event *event)
 	}
 	if (event->attach_state & PERF_ATTACH_CALLCHAIN)
 		perf_callchain_put();
+	perf_cgroup_detach(event);
 	if (event->ctx)
 		perf_put_context(event->ctx);
 	if (event->parent)
@@ -224,7 +225,8 @@ void perf_event_put(struct perf_event *event)
  * @ctx: the context @event goes into
  *
  * Return: true if @leader leads a group in @ctx on the same CPU, with the
- * same inheritance, and @event asks for nothing only a leader may have.
+ * same inheritance and cgroup, and @event asks for nothing only a leader
+ * may have.
  */
 bool perf_event_valid_group(struct perf_event *leader,
 			    struct perf_event *event,
@@ -242,6 +244,8 @@ bool perf_event_valid_group(struct perf_event *leader,
 		return false;
 	/* Times in one group's records come from one clock. */
 	if (leader->clock != event->clock)
+		return false;
+	if (!perf_cgroup_valid_group(leader, event))
 		return false;
 	return leader->state > PERF_EVENT_STATE_EXIT;
 }

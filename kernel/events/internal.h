@@ -29,6 +29,7 @@
  *   records.c     side-band records (COMM, FORK, EXIT, SWITCH, ...) and
  *                 finding the events that want them
  *   records_mmap.c  PERF_RECORD_MMAP and MMAP2
+ *   cgroup.c      per-cgroup events and the perf_event cgroup controller
  *   *_test.c      KUnit tests of the file they are named after
  *   core.c        bringing it all up at boot
  */
@@ -362,6 +363,120 @@ static inline int perf_bp_modify_attr(struct perf_event *bp,
 	return -EOPNOTSUPP;
 }
 #endif
+
+/* cgroup.c */
+#ifdef CONFIG_CGROUP_PERF
+/* A cgroup's clock on one CPU: advances while the cgroup is active there. */
+struct perf_cgroup_clock {
+	u64	time;
+	u64	timestamp;
+};
+
+/* The perf_event controller's state of a cgroup. */
+struct perf_cgroup {
+	struct cgroup_subsys_state		css;
+	struct perf_cgroup_clock __percpu	*clock;
+};
+
+/* A CPU's cgroup events and the cgroup of its task; see cgroup.c. */
+struct perf_cgroup_cpu {
+	struct perf_cgroup	*cur;
+	int			nr_events;
+};
+
+DECLARE_STATIC_KEY_FALSE(perf_cgroup_events);
+
+/* Is @event a cgroup event?  A patched-out branch while there are none. */
+static inline bool perf_is_cgroup_event(struct perf_event *event)
+{
+	return static_branch_unlikely(&perf_cgroup_events) && event->cgrp;
+}
+
+static inline bool perf_cgroup_enabled(void)
+{
+	return static_branch_unlikely(&perf_cgroup_events);
+}
+
+u64 perf_cgroup_id(struct task_struct *task);
+int perf_cgroup_connect(struct perf_event *event, int fd);
+void perf_cgroup_detach(struct perf_event *event);
+bool perf_cgroup_valid_group(struct perf_event *leader,
+			     struct perf_event *event);
+bool perf_cgroup_match(struct perf_event *event);
+u64 perf_cgroup_event_time(struct perf_event *event);
+u64 perf_cgroup_event_time_now(struct perf_event *event);
+void perf_cgroup_ctx_update_time(struct perf_event_context *ctx, u64 now);
+void perf_cgroup_ctx_sched_in(struct perf_event_context *ctx);
+bool perf_cgroup_ctx_switching(struct perf_event_context *ctx,
+			       struct task_struct *next);
+bool perf_cgroup_ctx_switch(struct perf_event_context *ctx,
+			    struct task_struct *next);
+void perf_cgroup_ctx_add(struct perf_event_context *ctx,
+			 struct perf_event *event);
+void perf_cgroup_ctx_del(struct perf_event_context *ctx,
+			 struct perf_event *event);
+void perf_cgroup_sched_out(struct task_struct *prev, struct task_struct *next);
+void perf_cgroup_cpu_advance(struct perf_cgroup_cpu *pcc, int cpu, u64 now);
+void perf_cgroup_cpu_set(struct perf_cgroup_cpu *pcc, int cpu,
+			 struct perf_cgroup *cgrp, u64 now);
+bool perf_cgroup_cpu_covers(struct perf_cgroup_cpu *pcc,
+			    struct perf_cgroup *cgrp);
+/* context.c: the CPU's cgroup groups follow a change of cgroup. */
+void perf_cpu_ctx_cgroup_switch(struct task_struct *next);
+#else
+static inline bool perf_is_cgroup_event(struct perf_event *event)
+{
+	return false;
+}
+
+static inline bool perf_cgroup_enabled(void)
+{
+	return false;
+}
+
+static inline int perf_cgroup_connect(struct perf_event *event, int fd)
+{
+	return -EINVAL;
+}
+
+static inline void perf_cgroup_detach(struct perf_event *event) { }
+static inline bool perf_cgroup_valid_group(struct perf_event *leader,
+					   struct perf_event *event)
+{
+	return true;
+}
+
+static inline bool perf_cgroup_match(struct perf_event *event)
+{
+	return true;
+}
+
+static inline u64 perf_cgroup_event_time(struct perf_event *event)
+{
+	return 0;
+}
+
+static inline u64 perf_cgroup_event_time_now(struct perf_event *event)
+{
+	return 0;
+}
+
+static inline void perf_cgroup_ctx_update_time(struct perf_event_context *ctx,
+					       u64 now) { }
+static inline void perf_cgroup_ctx_sched_in(struct perf_event_context *ctx) { }
+static inline bool perf_cgroup_ctx_switch(struct perf_event_context *ctx,
+					  struct task_struct *next)
+{
+	return false;
+}
+
+static inline void perf_cgroup_ctx_add(struct perf_event_context *ctx,
+				       struct perf_event *event) { }
+static inline void perf_cgroup_ctx_del(struct perf_event_context *ctx,
+				       struct perf_event *event) { }
+static inline void perf_cgroup_sched_out(struct task_struct *prev,
+					 struct task_struct *next) { }
+#endif /* CONFIG_CGROUP_PERF */
 
 /* The event id counter: ids are unique over the life of the system. */
 u64 perf_next_event_id(void);

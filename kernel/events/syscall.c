@@ -225,14 +225,15 @@ static int perf_check_cpu(struct perf_event_attr *attr,
  * Open an event on @task (NULL: CPU-wide) and install it.  For a task
  * other than the caller, the caller holds the task's exec_update_lock
  * from the access check to the end, so that a setuid exec cannot slip in
- * between.
+ * between.  @cgroup_fd names the cgroup directory of a cgroup event, or
+ * is -1.
  *
  * Return: the event's file, or an ERR_PTR.
  */
 static struct file *perf_open_event(struct perf_event_attr *attr,
 				    struct task_struct *task, int cpu,
 				    struct perf_event *group_leader,
-				    struct perf_event *output)
+				    struct perf_event *output, int cgroup_fd)
 {
 	struct perf_event_context *ctx;
 	struct perf_event *event;
@@ -246,6 +247,9 @@ static struct file *perf_open_event(struct perf_event_attr *attr,
 
 	/* No PMU here can send its output to an AUX area. */
 	ret = attr->aux_output ? -EOPNOTSUPP : 0;
+	if (!ret && cgroup_fd != -1)
+		ret = cpu >= 0 && cpu < (int)nr_cpu_ids ?
+		      perf_cgroup_connect(event, cgroup_fd) : -EINVAL;
 	if (!ret)
 		ret = perf_check_cpu(attr, task, cpu);
 	/* Watching another task: CAP_PERFMON, or the right to read it. */
@@ -313,7 +317,8 @@ out_event:
 /**
  * sys_perf_event_open - open a performance event
  * @attr_uptr: the attributes
- * @pid: the task to follow: 0 for the caller, -1 for any (with @cpu)
+ * @pid: the task to follow: 0 for the caller, -1 for any (with @cpu); with
+ *	PERF_FLAG_PID_CGROUP, a descriptor of the cgroup directory to watch
  * @cpu: the CPU to count on, or -1 for any (with a task)
  * @group_fd: the leader of the group to join, or -1
  * @flags: PERF_FLAG_*
@@ -330,7 +335,7 @@ SYSCALL_DEFINE5(perf_event_open,
 	struct fd group = { NULL, 0 };
 	bool exec_locked = false;
 	struct file *file;
-	int fd, ret;
+	int fd, ret, cgroup_fd = -1;
 
 	ret = perf_check_open_flags(flags);
 	if (ret)
@@ -344,9 +349,13 @@ SYSCALL_DEFINE5(perf_event_open,
 	if (ret)
 		return ret;
 
-	/* Cgroup events need CONFIG_CGROUP_PERF, which is not here yet. */
-	if (flags & PERF_FLAG_PID_CGROUP)
-		return -EINVAL;
+	/* A cgroup event: pid is the cgroup's descriptor, on one CPU. */
+	if (flags & PERF_FLAG_PID_CGROUP) {
+		if (pid == -1 || cpu == -1)
+			return -EINVAL;
+		cgroup_fd = pid;
+		pid = -1;
+	}
 
 	fd = get_unused_fd_flags(flags & PERF_FLAG_FD_CLOEXEC ? O_CLOEXEC : 0);
 	if (fd < 0)
@@ -381,7 +390,8 @@ SYSCALL_DEFINE5(perf_event_open,
 		}
 	}
 
-	file = perf_open_event(&attr, task, cpu, group_leader, output);
+	file = perf_open_event(&attr, task, cpu, group_leader, output,
+			       cgroup_fd);
 	if (IS_ERR(file)) {
 		ret = PTR_ERR(file);
 		goto out_task;
