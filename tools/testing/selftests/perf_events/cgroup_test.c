@@ -1,0 +1,922 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Per-cgroup events: perf_event_open() with PERF_FLAG_PID_CGROUP, where
+ * pid is a descriptor of a cgroup directory and cpu a CPU.
+ *
+ * Such an event is CPU-wide but counts only while a task of the cgroup,
+ * or of a cgroup below it, runs on that CPU; its time_enabled and
+ * time_running advance only then too.  A task moved into or out of the
+ * cgroup while it runs starts or stops counting at once.  The events of
+ * a group watch one cgroup.  The errors are 6.1's: EINVAL without a CPU
+ * or with pid -1, EBADF for a descriptor that is not a cgroup directory,
+ * ENOENT for a removed cgroup, EACCES without the right to watch a CPU.
+ * The software event cgroup-switches counts the switches between tasks
+ * of different cgroups.
+ *
+ * The tests use cgroup v2, mounting it under /tmp if /sys/fs/cgroup is
+ * not a cgroup2 mount, and make cgroups of their own.  The perf_event
+ * controller is implicit on v2, in every cgroup without being asked for,
+ * but 6.1 computes the root's masks before it knows which controllers are
+ * implicit and only recomputes them when a controller is enabled or
+ * disabled at the root: until then new cgroups have no perf_event state
+ * and their events fail with ENOENT.  A booted system has enabled some
+ * controller long before; in a bare guest the tests enable the pids
+ * controller at the root for a moment, which is enough.  The workloads are children pinned to the
+ * CPU of the events that move themselves into the cgroup, or stay in the
+ * test's own cgroup, and spin, sleep or fault pages there.
+ */
+#define _GNU_SOURCE
+#include <limits.h>
+#include <sys/ioctl.h>
+#include <sys/mount.h>
+#include <sys/stat.h>
+#include <sys/vfs.h>
+#include <linux/magic.h>
+
+#include "perf_test_util.h"
+#include "../kselftest_harness.h"
+
+#define CPU		0
+#define OTHER_CPU	1
+#define MNT		"/tmp/perf_cgroup_test"
+#define SPIN_MS		50
+#define OPEN_TIMEOUT_MS	5000
+
+static const char *cg_mount_point(void)
+{
+	struct statfs fs;
+
+	if (!statfs("/sys/fs/cgroup", &fs) && fs.f_type == CGROUP2_SUPER_MAGIC)
+		return "/sys/fs/cgroup";
+	return NULL;
+}
+
+static int cg_write(const char *dir, const char *file, const char *str)
+{
+	char path[PATH_MAX];
+
+	snprintf(path, sizeof(path), "%s/%s", dir, file);
+	return write_str_file(path, str);
+}
+
+/* Move task @pid (0: the caller) into the cgroup at @dir; 0 or -1. */
+static int cg_move(const char *dir, pid_t pid)
+{
+	char buf[32];
+
+	snprintf(buf, sizeof(buf), "%d", pid);
+	return cg_write(dir, "cgroup.procs", buf);
+}
+
+/* The directory of the caller's own cgroup under @root, into @dir. */
+static int cg_own(const char *root, char *dir, size_t len)
+{
+	char line[PATH_MAX];
+	FILE *f = fopen("/proc/self/cgroup", "r");
+	int ret = -1;
+
+	if (!f)
+		return -1;
+	while (fgets(line, sizeof(line), f)) {
+		if (strncmp(line, "0::", 3))
+			continue;
+		line[strcspn(line, "\n")] = '\0';
+		snprintf(dir, len, "%s%s", root, line + 3);
+		ret = 0;
+	}
+	fclose(f);
+	return ret;
+}
+
+/*
+ * The perf_event line of /proc/cgroups: the hierarchy the controller is
+ * on (0 for cgroup2, where it is unless a v1 hierarchy took it) and how
+ * many cgroups that hierarchy has, counting those removed but not yet
+ * freed.  Returns the hierarchy, or -1.
+ */
+static int perf_event_hierarchy_nr(int *nr)
+{
+	int hier, n, enabled, ret = -1;
+	char line[256], name[64];
+	FILE *f = fopen("/proc/cgroups", "r");
+
+	if (!f)
+		return -1;
+	while (fgets(line, sizeof(line), f)) {
+		if (sscanf(line, "%63s %d %d %d", name, &hier, &n,
+			   &enabled) == 4 && !strcmp(name, "perf_event")) {
+			ret = hier;
+			*nr = n;
+		}
+	}
+	fclose(f);
+	return ret;
+}
+
+static int perf_event_hierarchy(void)
+{
+	int nr;
+
+	return perf_event_hierarchy_nr(&nr);
+}
+
+/*
+ * A v1 hierarchy unmounted without cgroups gives its controllers back to
+ * cgroup2, but asynchronously: wait up to @ms for perf_event.
+ */
+static bool perf_event_on_v2(int ms)
+{
+	for (; ms > 0; ms -= 10) {
+		if (!perf_event_hierarchy())
+			return true;
+		sleep_ms(10);
+	}
+	return !perf_event_hierarchy();
+}
+
+/* rmdir, waiting for exited tasks to leave the cgroup. */
+static void cg_remove(const char *dir)
+{
+	int tries;
+
+	for (tries = 0; tries < 100; tries++) {
+		if (!rmdir(dir) || errno != EBUSY)
+			return;
+		sleep_ms(10);
+	}
+}
+
+FIXTURE(cg) {
+	const char *skip;	/* why the tests cannot run, or NULL */
+	bool mounted;		/* we mounted cgroup2 at MNT */
+	bool pids;		/* we enabled pids at the root */
+	char root[128];		/* the root of the cgroup2 hierarchy */
+	char own[PATH_MAX];	/* the test's own cgroup */
+	char dir[256];		/* the watched cgroup */
+	char sub[PATH_MAX];	/* a cgroup below it */
+	char other[256];	/* a sibling of it */
+	int rootfd, fd, subfd, otherfd;
+	pid_t child;		/* a background child, or 0 */
+};
+
+FIXTURE_SETUP(cg)
+{
+	const char *mnt = cg_mount_point();
+	struct perf_event_attr attr;
+	int ev;
+
+	self->rootfd = -1;
+	self->fd = -1;
+	self->subfd = -1;
+	self->otherfd = -1;
+	if (!mnt) {
+		mkdir(MNT, 0755);
+		if (mount("none", MNT, "cgroup2", 0, NULL)) {
+			self->skip = "cannot mount cgroup2";
+			rmdir(MNT);
+			return;
+		}
+		self->mounted = true;
+		mnt = MNT;
+	}
+	snprintf(self->root, sizeof(self->root), "%s", mnt);
+	ASSERT_EQ(0, cg_own(self->root, self->own, sizeof(self->own)));
+	snprintf(self->dir, sizeof(self->dir), "%s/perf_cg.%d", mnt, getpid());
+	snprintf(self->sub, sizeof(self->sub), "%s/sub", self->dir);
+	snprintf(self->other, sizeof(self->other), "%s/perf_cg_other.%d",
+		 mnt, getpid());
+	ASSERT_EQ(0, mkdir(self->dir, 0755));
+	ASSERT_EQ(0, mkdir(self->sub, 0755));
+	ASSERT_EQ(0, mkdir(self->other, 0755));
+	self->rootfd = open(self->root, O_RDONLY | O_DIRECTORY);
+	self->fd = open(self->dir, O_RDONLY | O_DIRECTORY);
+	self->subfd = open(self->sub, O_RDONLY | O_DIRECTORY);
+	self->otherfd = open(self->other, O_RDONLY | O_DIRECTORY);
+	ASSERT_LE(0, self->rootfd);
+	ASSERT_LE(0, self->fd);
+	ASSERT_LE(0, self->subfd);
+	ASSERT_LE(0, self->otherfd);
+
+	/* Just back from a v1 hierarchy? */
+	perf_event_on_v2(10000);
+	sw_attr_init(&attr, PERF_COUNT_SW_TASK_CLOCK);
+	ev = sys_perf_event_open(&attr, self->fd, CPU, -1,
+				 PERF_FLAG_PID_CGROUP);
+	if (ev < 0 && errno == ENOENT &&
+	    !cg_write(self->root, "cgroup.subtree_control", "+pids")) {
+		/* See above: the root's masks now include perf_event. */
+		self->pids = true;
+		ev = sys_perf_event_open(&attr, self->fd, CPU, -1,
+					 PERF_FLAG_PID_CGROUP);
+	}
+	/* Or perf_event is on a v1 hierarchy and v2 has no events. */
+	if (ev < 0 && errno == ENOENT)
+		self->skip = "no perf_event controller on cgroup2";
+	else
+		ASSERT_LE(0, ev);
+	if (ev >= 0)
+		close(ev);
+}
+
+FIXTURE_TEARDOWN(cg)
+{
+	if (self->child > 0) {
+		kill(self->child, SIGKILL);
+		waitpid(self->child, NULL, 0);
+	}
+	if (self->rootfd >= 0)
+		close(self->rootfd);
+	if (self->fd >= 0)
+		close(self->fd);
+	if (self->subfd >= 0)
+		close(self->subfd);
+	if (self->otherfd >= 0)
+		close(self->otherfd);
+	if (self->root[0]) {
+		cg_remove(self->sub);
+		cg_remove(self->dir);
+		cg_remove(self->other);
+	}
+	if (self->pids)
+		cg_write(self->root, "cgroup.subtree_control", "-pids");
+	if (self->mounted) {
+		umount(MNT);
+		rmdir(MNT);
+	}
+}
+
+static int cg_event_open_group(__u64 config, __u64 read_format, bool disabled,
+			       int cgfd, int cpu, int group_fd)
+{
+	struct perf_event_attr attr;
+
+	sw_attr_init(&attr, config);
+	attr.read_format = read_format;
+	attr.disabled = disabled;
+	return sys_perf_event_open(&attr, cgfd, cpu, group_fd,
+				   PERF_FLAG_PID_CGROUP);
+}
+
+static int cg_event_open(__u64 config, int cgfd, int cpu)
+{
+	return cg_event_open_group(config, RF_TIMES, false, cgfd, cpu, -1);
+}
+
+/* The workloads a child runs. */
+enum work { SPIN, SWITCH, FAULT, SPIN_SLEEP_SPIN };
+
+static void do_work(enum work work, long arg)
+{
+	switch (work) {
+	case SPIN:
+		spin_cpu_ns(arg * NSEC_PER_MSEC);
+		break;
+	case SWITCH:
+		switch_out(arg);
+		break;
+	case FAULT:
+		if (fault_fresh_pages(arg))
+			_exit(3);
+		break;
+	case SPIN_SLEEP_SPIN:
+		spin_cpu_ns(arg * NSEC_PER_MSEC);
+		sleep_ms(100);
+		spin_cpu_ns(arg * NSEC_PER_MSEC);
+		break;
+	}
+}
+
+/*
+ * Run @work in a child pinned to @cpu that first moves itself into the
+ * cgroup at @dir; wait for it.  Returns its exit status (0 on success).
+ * Reaped, the child may still have to leave the CPU for the last time:
+ * give it a moment, so that its last switch is not counted in the next
+ * run.
+ */
+static int run_child(const char *dir, int cpu, enum work work, long arg)
+{
+	int status;
+	pid_t pid;
+
+	pid = fork();
+	if (pid == 0) {
+		if (pin_to_cpu(cpu))
+			_exit(1);
+		if (cg_move(dir, 0))
+			_exit(2);
+		do_work(work, arg);
+		_exit(0);
+	}
+	if (pid < 0 || waitpid(pid, &status, 0) != pid)
+		return -1;
+	sleep_ms(20);
+	return WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+}
+
+/* @b minus @a, field by field. */
+static struct value_times vt_sub(struct value_times b, struct value_times a)
+{
+	struct value_times d = {
+		.value = b.value - a.value,
+		.enabled = b.enabled - a.enabled,
+		.running = b.running - a.running,
+	};
+
+	return d;
+}
+
+/* What @fd counted while the child ran @work in the cgroup at @dir. */
+static struct value_times counted(struct __test_metadata *_metadata, int fd,
+				  const char *dir, int cpu, enum work work,
+				  long arg)
+{
+	struct value_times a = {}, b = {};
+
+	EXPECT_EQ(0, read_value_times(fd, &a));
+	EXPECT_EQ(0, run_child(dir, cpu, work, arg));
+	EXPECT_EQ(0, read_value_times(fd, &b));
+	return vt_sub(b, a);
+}
+
+static void expect_nothing(struct __test_metadata *_metadata,
+			   struct value_times d)
+{
+	EXPECT_EQ(0, d.value);
+	EXPECT_EQ(0, d.enabled);
+	EXPECT_EQ(0, d.running);
+}
+
+/* A task-clock that counted about @ms, all of the time it was enabled. */
+static void expect_clock(struct __test_metadata *_metadata,
+			 struct value_times d, __u64 ms)
+{
+	__u64 want = ms * NSEC_PER_MSEC;
+
+	EXPECT_GE(d.value, want * 9 / 10);
+	EXPECT_GE(d.enabled, want * 9 / 10);
+	EXPECT_EQ(d.enabled, d.running);
+	/* The clock runs exactly while the event is enabled and active. */
+	EXPECT_LE(d.value, d.enabled + d.enabled / 20 + NSEC_PER_MSEC);
+	EXPECT_GE(d.value + d.value / 20 + NSEC_PER_MSEC, d.enabled);
+}
+
+/* A task of the cgroup spinning on the CPU: counted, with its times. */
+TEST_F(cg, task_clock_inside)
+{
+	struct value_times d;
+	int fd;
+
+	if (self->skip)
+		SKIP(return, "%s", self->skip);
+	fd = cg_event_open(PERF_COUNT_SW_TASK_CLOCK, self->fd, CPU);
+	ASSERT_LE(0, fd);
+	d = counted(_metadata, fd, self->dir, CPU, SPIN, SPIN_MS);
+	expect_clock(_metadata, d, SPIN_MS);
+	close(fd);
+}
+
+/* A task of another cgroup on the CPU: nothing counted, times still. */
+TEST_F(cg, task_clock_outside)
+{
+	struct value_times d;
+	int fd;
+
+	if (self->skip)
+		SKIP(return, "%s", self->skip);
+	fd = cg_event_open(PERF_COUNT_SW_TASK_CLOCK, self->fd, CPU);
+	ASSERT_LE(0, fd);
+	d = counted(_metadata, fd, self->own, CPU, SPIN, SPIN_MS);
+	expect_nothing(_metadata, d);
+	d = counted(_metadata, fd, self->other, CPU, SPIN, SPIN_MS);
+	expect_nothing(_metadata, d);
+	close(fd);
+}
+
+/* A task of the cgroup on another CPU: not this CPU's event's business. */
+TEST_F(cg, task_clock_other_cpu)
+{
+	struct value_times d;
+	int fd;
+
+	if (self->skip)
+		SKIP(return, "%s", self->skip);
+	if (sysconf(_SC_NPROCESSORS_ONLN) < 2)
+		SKIP(return, "needs two CPUs");
+	fd = cg_event_open(PERF_COUNT_SW_TASK_CLOCK, self->fd, CPU);
+	ASSERT_LE(0, fd);
+	d = counted(_metadata, fd, self->dir, OTHER_CPU, SPIN, SPIN_MS);
+	expect_nothing(_metadata, d);
+	close(fd);
+}
+
+/* While the cgroup's only task sleeps, the event's times stand still. */
+TEST_F(cg, times_follow_the_cgroup)
+{
+	struct value_times d;
+	int fd;
+
+	if (self->skip)
+		SKIP(return, "%s", self->skip);
+	fd = cg_event_open(PERF_COUNT_SW_TASK_CLOCK, self->fd, CPU);
+	ASSERT_LE(0, fd);
+	/* 2 x 20 ms of spinning around 100 ms of sleep. */
+	d = counted(_metadata, fd, self->dir, CPU, SPIN_SLEEP_SPIN, 20);
+	expect_clock(_metadata, d, 40);
+	EXPECT_LT(d.enabled, 90 * NSEC_PER_MSEC);
+	close(fd);
+}
+
+/* A task of a cgroup below counts for the cgroup above, not beside. */
+TEST_F(cg, descendants)
+{
+	struct value_times a[3], b[3];
+	int fds[3], cgfds[3] = { self->fd, self->subfd, self->otherfd };
+	int i;
+
+	if (self->skip)
+		SKIP(return, "%s", self->skip);
+	for (i = 0; i < 3; i++) {
+		fds[i] = cg_event_open(PERF_COUNT_SW_TASK_CLOCK, cgfds[i], CPU);
+		ASSERT_LE(0, fds[i]);
+		ASSERT_EQ(0, read_value_times(fds[i], &a[i]));
+	}
+	ASSERT_EQ(0, run_child(self->sub, CPU, SPIN, SPIN_MS));
+	for (i = 0; i < 3; i++)
+		ASSERT_EQ(0, read_value_times(fds[i], &b[i]));
+	expect_clock(_metadata, vt_sub(b[0], a[0]), SPIN_MS);
+	expect_clock(_metadata, vt_sub(b[1], a[1]), SPIN_MS);
+	expect_nothing(_metadata, vt_sub(b[2], a[2]));
+	for (i = 0; i < 3; i++)
+		close(fds[i]);
+}
+
+/* The root cgroup holds every task, the idle task too. */
+TEST_F(cg, root_cgroup)
+{
+	struct value_times a, b, d;
+	int fd;
+
+	if (self->skip)
+		SKIP(return, "%s", self->skip);
+	fd = cg_event_open(PERF_COUNT_SW_TASK_CLOCK, self->rootfd, CPU);
+	ASSERT_LE(0, fd);
+	ASSERT_EQ(0, read_value_times(fd, &a));
+	sleep_ms(SPIN_MS);
+	ASSERT_EQ(0, read_value_times(fd, &b));
+	d = vt_sub(b, a);
+	expect_clock(_metadata, d, SPIN_MS);
+	close(fd);
+}
+
+TEST_F(cg, context_switches)
+{
+	struct value_times d;
+	int fd;
+
+	if (self->skip)
+		SKIP(return, "%s", self->skip);
+	fd = cg_event_open(PERF_COUNT_SW_CONTEXT_SWITCHES, self->fd, CPU);
+	ASSERT_LE(0, fd);
+	d = counted(_metadata, fd, self->dir, CPU, SWITCH, 20);
+	EXPECT_GE(d.value, 20);
+	EXPECT_GT(d.enabled, 0);
+	EXPECT_EQ(d.enabled, d.running);
+	d = counted(_metadata, fd, self->own, CPU, SWITCH, 20);
+	expect_nothing(_metadata, d);
+	close(fd);
+}
+
+TEST_F(cg, page_faults)
+{
+	struct value_times d;
+	int fd;
+
+	if (self->skip)
+		SKIP(return, "%s", self->skip);
+	fd = cg_event_open(PERF_COUNT_SW_PAGE_FAULTS, self->fd, CPU);
+	ASSERT_LE(0, fd);
+	d = counted(_metadata, fd, self->dir, CPU, FAULT, TOUCH_PAGES);
+	EXPECT_GE(d.value, TOUCH_PAGES);
+	EXPECT_GT(d.enabled, 0);
+	d = counted(_metadata, fd, self->own, CPU, FAULT, TOUCH_PAGES);
+	expect_nothing(_metadata, d);
+	close(fd);
+}
+
+/* Opened disabled, it counts from ioctl(ENABLE) on, and stops again. */
+TEST_F(cg, enable_disable)
+{
+	struct value_times d;
+	int fd;
+
+	if (self->skip)
+		SKIP(return, "%s", self->skip);
+	fd = cg_event_open_group(PERF_COUNT_SW_TASK_CLOCK, RF_TIMES, true,
+				 self->fd, CPU, -1);
+	ASSERT_LE(0, fd);
+	d = counted(_metadata, fd, self->dir, CPU, SPIN, 20);
+	expect_nothing(_metadata, d);
+	ASSERT_EQ(0, ioctl(fd, PERF_EVENT_IOC_ENABLE, 0));
+	d = counted(_metadata, fd, self->dir, CPU, SPIN, 20);
+	expect_clock(_metadata, d, 20);
+	ASSERT_EQ(0, ioctl(fd, PERF_EVENT_IOC_DISABLE, 0));
+	d = counted(_metadata, fd, self->dir, CPU, SPIN, 20);
+	expect_nothing(_metadata, d);
+	close(fd);
+}
+
+#define GROUP_RF	(PERF_FORMAT_GROUP | RF_TIMES)
+
+/* A group of one cgroup: on together while the cgroup runs. */
+TEST_F(cg, group)
+{
+	struct group_reading a, b, c;
+	int leader, member;
+
+	if (self->skip)
+		SKIP(return, "%s", self->skip);
+	leader = cg_event_open_group(PERF_COUNT_SW_TASK_CLOCK, GROUP_RF, false,
+				     self->fd, CPU, -1);
+	ASSERT_LE(0, leader);
+	member = cg_event_open_group(PERF_COUNT_SW_CONTEXT_SWITCHES, GROUP_RF,
+				     false, self->fd, CPU, leader);
+	ASSERT_LE(0, member);
+
+	ASSERT_EQ(0, read_group(leader, GROUP_RF, &a));
+	ASSERT_EQ(0, run_child(self->dir, CPU, SWITCH, 10));
+	ASSERT_EQ(0, run_child(self->dir, CPU, SPIN, 20));
+	ASSERT_EQ(0, read_group(member, GROUP_RF, &b));
+	ASSERT_EQ(2, b.nr);
+	EXPECT_GE(b.member[0].value - a.member[0].value, 18 * NSEC_PER_MSEC);
+	EXPECT_GE(b.member[1].value - a.member[1].value, 10);
+	EXPECT_GE(b.enabled - a.enabled, 18 * NSEC_PER_MSEC);
+	EXPECT_EQ(b.enabled - a.enabled, b.running - a.running);
+
+	ASSERT_EQ(0, run_child(self->own, CPU, SWITCH, 10));
+	ASSERT_EQ(0, run_child(self->own, CPU, SPIN, 20));
+	ASSERT_EQ(0, read_group(leader, GROUP_RF, &c));
+	EXPECT_EQ(b.member[0].value, c.member[0].value);
+	EXPECT_EQ(b.member[1].value, c.member[1].value);
+	EXPECT_EQ(b.enabled, c.enabled);
+	EXPECT_EQ(b.running, c.running);
+	close(member);
+	close(leader);
+}
+
+/*
+ * A CPU-wide event without a cgroup may join a cgroup group: it is on
+ * only with its leader.  A cgroup event may join only a group of its own
+ * cgroup.
+ */
+TEST_F(cg, group_mixed)
+{
+	struct group_reading a, b, c;
+	int leader, member, fd;
+
+	if (self->skip)
+		SKIP(return, "%s", self->skip);
+	leader = cg_event_open_group(PERF_COUNT_SW_TASK_CLOCK, GROUP_RF, false,
+				     self->fd, CPU, -1);
+	ASSERT_LE(0, leader);
+	member = sw_event_open_group(PERF_COUNT_SW_CONTEXT_SWITCHES, GROUP_RF,
+				     false, -1, CPU, leader);
+	ASSERT_LE(0, member);
+
+	ASSERT_EQ(0, read_group(leader, GROUP_RF, &a));
+	ASSERT_EQ(0, run_child(self->dir, CPU, SWITCH, 10));
+	ASSERT_EQ(0, read_group(leader, GROUP_RF, &b));
+	EXPECT_GE(b.member[1].value - a.member[1].value, 10);
+	ASSERT_EQ(0, run_child(self->own, CPU, SWITCH, 10));
+	ASSERT_EQ(0, read_group(leader, GROUP_RF, &c));
+	EXPECT_EQ(b.member[1].value, c.member[1].value);
+
+	/* Another cgroup's event, or one without a cgroup: EINVAL. */
+	fd = cg_event_open_group(PERF_COUNT_SW_PAGE_FAULTS, 0, false,
+				 self->otherfd, CPU, leader);
+	EXPECT_EQ(-1, fd);
+	EXPECT_EQ(EINVAL, errno);
+	close(member);
+	close(leader);
+
+	leader = sw_event_open(PERF_COUNT_SW_CPU_CLOCK, 0, false, -1, CPU);
+	ASSERT_LE(0, leader);
+	fd = cg_event_open_group(PERF_COUNT_SW_PAGE_FAULTS, 0, false,
+				 self->fd, CPU, leader);
+	EXPECT_EQ(-1, fd);
+	EXPECT_EQ(EINVAL, errno);
+	close(leader);
+}
+
+/* A running task moved in starts counting at once, moved out stops. */
+TEST_F(cg, move_running_task)
+{
+	struct value_times a, b;
+	int fd;
+
+	if (self->skip)
+		SKIP(return, "%s", self->skip);
+	if (sysconf(_SC_NPROCESSORS_ONLN) < 2)
+		SKIP(return, "needs two CPUs");
+	ASSERT_EQ(0, pin_to_cpu(CPU));
+	fd = cg_event_open(PERF_COUNT_SW_TASK_CLOCK, self->fd, OTHER_CPU);
+	ASSERT_LE(0, fd);
+
+	/* A spinner alone on the other CPU: it is never switched out. */
+	self->child = fork();
+	if (self->child == 0) {
+		if (pin_to_cpu(OTHER_CPU))
+			_exit(1);
+		for (;;)
+			;
+	}
+	ASSERT_LT(0, self->child);
+	sleep_ms(20);
+
+	ASSERT_EQ(0, read_value_times(fd, &a));
+	sleep_ms(SPIN_MS);
+	ASSERT_EQ(0, read_value_times(fd, &b));
+	expect_nothing(_metadata, vt_sub(b, a));
+
+	ASSERT_EQ(0, cg_move(self->dir, self->child));
+	ASSERT_EQ(0, read_value_times(fd, &a));
+	sleep_ms(SPIN_MS);
+	ASSERT_EQ(0, read_value_times(fd, &b));
+	/* Most of the wait: the CPU is the spinner's. */
+	expect_clock(_metadata, vt_sub(b, a), SPIN_MS / 2);
+
+	ASSERT_EQ(0, cg_move(self->own, self->child));
+	ASSERT_EQ(0, read_value_times(fd, &a));
+	sleep_ms(SPIN_MS);
+	ASSERT_EQ(0, read_value_times(fd, &b));
+	expect_nothing(_metadata, vt_sub(b, a));
+	close(fd);
+}
+
+/* One event per online CPU, as perf stat -a -G does: they add up. */
+TEST_F(cg, every_cpu)
+{
+	int cpus[8], fds[8], n, i;
+	struct value_times a[8], b[8];
+	__u64 sum = 0;
+
+	if (self->skip)
+		SKIP(return, "%s", self->skip);
+	n = allowed_cpus(cpus, 8);
+	ASSERT_LT(0, n);
+	for (i = 0; i < n; i++) {
+		fds[i] = cg_event_open(PERF_COUNT_SW_TASK_CLOCK, self->fd,
+				       cpus[i]);
+		ASSERT_LE(0, fds[i]);
+		ASSERT_EQ(0, read_value_times(fds[i], &a[i]));
+	}
+	for (i = 0; i < n; i++)
+		ASSERT_EQ(0, run_child(self->dir, cpus[i], SPIN, 20));
+	for (i = 0; i < n; i++) {
+		ASSERT_EQ(0, read_value_times(fds[i], &b[i]));
+		expect_clock(_metadata, vt_sub(b[i], a[i]), 20);
+		sum += b[i].value - a[i].value;
+		close(fds[i]);
+	}
+	EXPECT_GE(sum, n * 18 * NSEC_PER_MSEC);
+}
+
+static int expect_open_errno(int cgfd, int cpu, unsigned long flags)
+{
+	struct perf_event_attr attr;
+	int fd;
+
+	sw_attr_init(&attr, PERF_COUNT_SW_TASK_CLOCK);
+	fd = sys_perf_event_open(&attr, cgfd, cpu, -1, flags);
+	if (fd >= 0) {
+		close(fd);
+		return 0;
+	}
+	return errno;
+}
+
+TEST_F(cg, errors)
+{
+	char path[PATH_MAX];
+	int fd, closed;
+
+	if (self->skip)
+		SKIP(return, "%s", self->skip);
+	/* A cgroup event needs a CPU, and a descriptor. */
+	EXPECT_EQ(EINVAL, expect_open_errno(self->fd, -1, PERF_FLAG_PID_CGROUP));
+	EXPECT_EQ(EINVAL, expect_open_errno(-1, CPU, PERF_FLAG_PID_CGROUP));
+	EXPECT_EQ(EINVAL, expect_open_errno(-1, -1, PERF_FLAG_PID_CGROUP));
+	EXPECT_EQ(EINVAL, expect_open_errno(self->fd, 4096,
+					    PERF_FLAG_PID_CGROUP));
+
+	/* Not an open descriptor. */
+	closed = dup(self->fd);
+	ASSERT_LE(0, closed);
+	close(closed);
+	EXPECT_EQ(EBADF, expect_open_errno(closed, CPU, PERF_FLAG_PID_CGROUP));
+	EXPECT_EQ(EBADF, expect_open_errno(-2, CPU, PERF_FLAG_PID_CGROUP));
+
+	/* Not a cgroup directory: a plain file, another directory, ... */
+	fd = open("/proc/self/stat", O_RDONLY);
+	ASSERT_LE(0, fd);
+	EXPECT_EQ(EBADF, expect_open_errno(fd, CPU, PERF_FLAG_PID_CGROUP));
+	close(fd);
+	fd = open("/", O_RDONLY | O_DIRECTORY);
+	ASSERT_LE(0, fd);
+	EXPECT_EQ(EBADF, expect_open_errno(fd, CPU, PERF_FLAG_PID_CGROUP));
+	close(fd);
+	/* ... or a file of a cgroup. */
+	snprintf(path, sizeof(path), "%s/cgroup.procs", self->dir);
+	fd = open(path, O_RDONLY);
+	ASSERT_LE(0, fd);
+	EXPECT_EQ(EBADF, expect_open_errno(fd, CPU, PERF_FLAG_PID_CGROUP));
+	close(fd);
+
+	/* The flag also changes what pid means: a cgroup, not a task. */
+	EXPECT_EQ(EBADF, expect_open_errno(getpid() + 1000, CPU,
+					   PERF_FLAG_PID_CGROUP));
+}
+
+/* A cgroup removed while its directory is open has no events. */
+TEST_F(cg, removed_cgroup)
+{
+	char path[PATH_MAX];
+	int cgfd, fd;
+
+	if (self->skip)
+		SKIP(return, "%s", self->skip);
+	snprintf(path, sizeof(path), "%s/gone", self->dir);
+	ASSERT_EQ(0, mkdir(path, 0755));
+	cgfd = open(path, O_RDONLY | O_DIRECTORY);
+	ASSERT_LE(0, cgfd);
+	ASSERT_EQ(0, rmdir(path));
+	fd = cg_event_open(PERF_COUNT_SW_TASK_CLOCK, cgfd, CPU);
+	EXPECT_EQ(-1, fd);
+	EXPECT_EQ(ENOENT, errno);
+	close(cgfd);
+}
+
+/* An event opened before its cgroup goes away keeps its count. */
+TEST_F(cg, cgroup_removed_later)
+{
+	struct value_times a, b;
+	char path[PATH_MAX];
+	int cgfd, fd;
+
+	if (self->skip)
+		SKIP(return, "%s", self->skip);
+	snprintf(path, sizeof(path), "%s/later", self->dir);
+	ASSERT_EQ(0, mkdir(path, 0755));
+	cgfd = open(path, O_RDONLY | O_DIRECTORY);
+	ASSERT_LE(0, cgfd);
+	fd = cg_event_open(PERF_COUNT_SW_TASK_CLOCK, cgfd, CPU);
+	ASSERT_LE(0, fd);
+	close(cgfd);
+	ASSERT_EQ(0, run_child(path, CPU, SPIN, 20));
+	cg_remove(path);
+	ASSERT_EQ(0, read_value_times(fd, &a));
+	EXPECT_GE(a.value, 18 * NSEC_PER_MSEC);
+	sleep_ms(20);
+	ASSERT_EQ(0, read_value_times(fd, &b));
+	expect_nothing(_metadata, vt_sub(b, a));
+	close(fd);
+}
+
+static int become_nobody(void)
+{
+	return drop_privileges(NOBODY);
+}
+
+/* Watching a cgroup is watching a CPU: not for the unprivileged. */
+TEST_F(cg, unprivileged)
+{
+	struct perf_event_attr attr;
+	int paranoid, fd;
+
+	if (self->skip)
+		SKIP(return, "%s", self->skip);
+	ASSERT_EQ(0, read_int_file("/proc/sys/kernel/perf_event_paranoid",
+				   &paranoid));
+	if (paranoid < 1)
+		SKIP(return, "perf_event_paranoid lets anyone watch CPUs");
+	sw_attr_init(&attr, PERF_COUNT_SW_TASK_CLOCK);
+	attr.exclude_kernel = 1;
+	fd = perf_event_open_helper(&attr, self->fd, CPU, -1,
+				    PERF_FLAG_PID_CGROUP, OPEN_TIMEOUT_MS,
+				    become_nobody);
+	EXPECT_EQ(-EACCES, fd);
+	if (fd >= 0)
+		close(fd);
+}
+
+/*
+ * cgroup-switches counts the switches between tasks of different
+ * cgroups: a ping-pong across a cgroup boundary makes two per round, one
+ * inside a cgroup none.
+ */
+#define ROUNDS	50
+
+static int ping_pong(const char *dir)
+{
+	int to[2], from[2], i, status;
+	char ch = 0;
+	pid_t pid;
+
+	if (pipe(to) || pipe(from))
+		return -1;
+	pid = fork();
+	if (pid == 0) {
+		if (pin_to_cpu(CPU) || cg_move(dir, 0))
+			_exit(1);
+		for (i = 0; i < ROUNDS; i++) {
+			if (read(to[0], &ch, 1) != 1 ||
+			    write(from[1], &ch, 1) != 1)
+				_exit(1);
+		}
+		_exit(0);
+	}
+	if (pid < 0)
+		return -1;
+	/* The child has moved once it answers the first round. */
+	for (i = 0; i < ROUNDS; i++) {
+		if (write(to[1], &ch, 1) != 1 || read(from[0], &ch, 1) != 1)
+			break;
+	}
+	close(to[0]);
+	close(to[1]);
+	close(from[0]);
+	close(from[1]);
+	if (waitpid(pid, &status, 0) != pid || !WIFEXITED(status))
+		return -1;
+	return i == ROUNDS ? WEXITSTATUS(status) : -1;
+}
+
+TEST_F(cg, cgroup_switches)
+{
+	__u64 a, b;
+	int fd;
+
+	if (self->skip)
+		SKIP(return, "%s", self->skip);
+	ASSERT_EQ(0, pin_to_cpu(CPU));
+	fd = sw_event_open(PERF_COUNT_SW_CGROUP_SWITCHES, 0, false, -1, CPU);
+	ASSERT_LE(0, fd);
+
+	ASSERT_EQ(0, read_value(fd, &a));
+	ASSERT_EQ(0, ping_pong(self->dir));
+	ASSERT_EQ(0, read_value(fd, &b));
+	EXPECT_GE(b - a, 2 * (ROUNDS - 1));
+
+	ASSERT_EQ(0, read_value(fd, &a));
+	ASSERT_EQ(0, ping_pong(self->own));
+	ASSERT_EQ(0, read_value(fd, &b));
+	EXPECT_LT(b - a, ROUNDS / 2);
+	close(fd);
+}
+
+/*
+ * The perf_event controller mounted on a cgroup v1 hierarchy: its cgroups
+ * take events there.  Unmounted without cgroups, the hierarchy gives the
+ * controller back to cgroup2.
+ */
+#define V1_MNT	"/tmp/perf_cgroup_test_v1"
+
+TEST(cgroup_v1)
+{
+	char dir[PATH_MAX] = V1_MNT "/perf_cg";
+	int cgfd, fd, tries, nr = -1;
+	struct value_times d;
+
+	mkdir(V1_MNT, 0755);
+	if (mount("none", V1_MNT, "cgroup", 0, "perf_event")) {
+		rmdir(V1_MNT);
+		SKIP(return, "cannot mount a v1 perf_event hierarchy: %s",
+		     strerror(errno));
+	}
+	ASSERT_EQ(0, mkdir(dir, 0755));
+	cgfd = open(dir, O_RDONLY | O_DIRECTORY);
+	ASSERT_LE(0, cgfd);
+	fd = cg_event_open(PERF_COUNT_SW_TASK_CLOCK, cgfd, CPU);
+	ASSERT_LE(0, fd);
+	d = counted(_metadata, fd, dir, CPU, SPIN, 20);
+	expect_clock(_metadata, d, 20);
+	d = counted(_metadata, fd, V1_MNT, CPU, SPIN, 20);
+	expect_nothing(_metadata, d);
+	close(fd);
+	close(cgfd);
+	cg_remove(dir);
+	/*
+	 * The removed cgroup is freed asynchronously, and the hierarchy
+	 * goes away (giving perf_event back) only if it has none left.
+	 */
+	for (tries = 0; tries < 1000; tries++) {
+		if (perf_event_hierarchy_nr(&nr) <= 0 || nr <= 1)
+			break;
+		sleep_ms(10);
+	}
+	EXPECT_EQ(1, nr);
+	EXPECT_EQ(0, umount(V1_MNT));
+	rmdir(V1_MNT);
+	EXPECT_TRUE(perf_event_on_v2(10000));
+}
+
+TEST_HARNESS_MAIN
