@@ -327,13 +327,14 @@ int perf_output_begin(struct perf_output_handle *handle,
 			new_head = head + size + lost_size;
 	} while (local_cmpxchg(&rb->head, head, new_head) != head);
 
-	/*
-	 * Pairs with the reader's barrier between reading the records and
-	 * storing data_tail: our stores into the space it gave back must
-	 * not pass our load of data_tail.
-	 */
-	if (!rb->overwrite)
+	if (!rb->overwrite) {
+		/*
+		 * Pairs with the reader's barrier between reading the records
+		 * and storing data_tail: our stores into the space it gave
+		 * back must not pass our load of data_tail.
+		 */
 		smp_mb();
+	}
 
 	if (unlikely(new_head - local_read(&rb->wakeup) > rb->watermark &&
 		     !backward))
