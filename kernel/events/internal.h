@@ -152,6 +152,7 @@ void perf_swevent_hit(struct perf_event *event, u64 nr,
 		      struct perf_sample_data *data, struct pt_regs *regs);
 
 /* sysctl.c */
+extern unsigned int perf_max_samples_per_tick;
 void perf_sample_budget_reset(void);
 
 /* tracepoint.c: the PMUs built on trace events; probe_pmu.c */

@@ -26,11 +26,6 @@ static DEFINE_PER_CPU(int, perf_throttled);
 /* Frequency events in the system: the tick adjusts their periods. */
 static atomic_t perf_nr_freq_events;
 
-static unsigned int perf_max_samples_per_tick(void)
-{
-	return DIV_ROUND_UP(READ_ONCE(sysctl_perf_event_sample_rate), HZ);
-}
-
 static void perf_log_throttle(struct perf_event *event, bool unthrottle)
 {
 	struct perf_output_handle handle;
@@ -75,7 +70,8 @@ static bool perf_overflow_throttled(struct perf_event *event,
 		hwc->interrupts_seq = seq;
 		hwc->interrupts = 0;
 	}
-	if (++hwc->interrupts <= perf_max_samples_per_tick() || !may_throttle)
+	if (++hwc->interrupts <= READ_ONCE(perf_max_samples_per_tick) ||
+	    !may_throttle)
 		return false;
 
 	hwc->interrupts = PERF_HW_THROTTLED;

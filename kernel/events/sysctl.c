@@ -45,6 +45,14 @@ static u64 perf_sample_budget_ns __read_mostly =
 	NSEC_PER_SEC / PERF_DEFAULT_MAX_SAMPLE_RATE *
 	PERF_DEFAULT_CPU_TIME_PERCENT / 100;
 
+/*
+ * Overflows an event may take in one tick before it is throttled: the
+ * sample rate spread over HZ ticks, kept with the budget so that the
+ * overflow path does not divide.
+ */
+unsigned int perf_max_samples_per_tick __read_mostly =
+	DIV_ROUND_UP(PERF_DEFAULT_MAX_SAMPLE_RATE, HZ);
+
 /* Running average of the time one sample took, per CPU. */
 static DEFINE_PER_CPU(u64, perf_sample_avg_ns);
 
@@ -57,6 +65,7 @@ static void perf_sample_budget_update(void)
 	if (percent > 0 && percent < 100 && rate > 0)
 		budget = div_u64(NSEC_PER_SEC, rate) * percent / 100;
 	WRITE_ONCE(perf_sample_budget_ns, budget);
+	WRITE_ONCE(perf_max_samples_per_tick, DIV_ROUND_UP(rate, HZ));
 }
 
 /* What the last lowering was about, for the notice. */
