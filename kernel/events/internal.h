@@ -232,6 +232,16 @@ struct perf_output_handle {
 	unsigned long			size;
 };
 
+/*
+ * An event's count with what its exited inherited copies handed back,
+ * as the user page and PERF_SAMPLE_READ give it; lockless.
+ */
+static inline u64 perf_event_count_all(struct perf_event *event)
+{
+	return local64_read(&event->count) +
+	       atomic64_read(&event->child_count);
+}
+
 /* ring_buffer.c */
 struct perf_buffer *perf_buffer_alloc(unsigned long nr_pages,
 				      unsigned long watermark, bool writable);

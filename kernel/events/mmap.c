@@ -47,8 +47,7 @@ static void perf_userpage_write(struct perf_event *event,
 	WRITE_ONCE(up->lock, up->lock + 1);
 	barrier();
 	up->index = 0;
-	up->offset = local64_read(&event->count) +
-		     atomic64_read(&event->child_count);
+	up->offset = perf_event_count_all(event);
 	up->time_enabled = enabled;
 	up->time_running = running;
 	arch_perf_update_userpage(event, up, perf_clock());

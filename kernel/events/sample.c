@@ -161,8 +161,7 @@ static u64 perf_sample_count(struct perf_event *event)
 	if (event->state == PERF_EVENT_STATE_ACTIVE &&
 	    event->oncpu == smp_processor_id())
 		event->pmu->read(event);
-	return local64_read(&event->count) +
-	       atomic64_read(&event->child_count);
+	return perf_event_count_all(event);
 }
 
 /* What follows a value in a read_format block: its id and lost count. */
