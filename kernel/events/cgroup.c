@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * Per-cgroup events (PERF_FLAG_PID_CGROUP) and the perf_event cgroup
- * controller.
+ * Per-cgroup events (PERF_FLAG_PID_CGROUP), the perf_event cgroup
+ * controller, and the cgroup ids of PERF_SAMPLE_CGROUP and of
+ * PERF_RECORD_CGROUP, which tells of each new cgroup (attr.cgroup).
  *
  * A cgroup event is a CPU-wide event that counts only while the task
  * running on its CPU is in its cgroup or in a cgroup below it.  It sits
@@ -407,6 +408,49 @@ static void perf_cgroup_attach(struct cgroup_taskset *tset)
 	}
 }
 
+/* PERF_RECORD_CGROUP */
+
+struct perf_cgroup_sb {
+	u64		id;
+	unsigned int	size;		/* of path, padded */
+	const char	*path;
+};
+
+static void perf_cgroup_record_output(struct perf_event *event, void *data)
+{
+	struct perf_cgroup_sb *c = data;
+	struct perf_event_header header = { .type = PERF_RECORD_CGROUP };
+
+	if (event->attr.cgroup)
+		perf_sb_output(event, &header, &c->id, sizeof(c->id), c->path,
+			       c->size);
+}
+
+/*
+ * A cgroup came online: PERF_RECORD_CGROUP, with its id (what
+ * PERF_SAMPLE_CGROUP carries) and its path as the task making it sees
+ * it, for the events of that task and of this CPU that set attr.cgroup.
+ * Process context, with cgroup_mutex held.
+ */
+static void perf_cgroup_record(struct cgroup *cgroup)
+{
+	/* No path cgroup_path() gives; NUL padded to 8 bytes like one. */
+	static const char no_memory[16] = "//no memory";
+	struct perf_cgroup_sb c = { .id = cgroup_id(cgroup) };
+	char *buf;
+
+	if (!atomic_read(&perf_sb_nr[PERF_SB_CGROUP]))
+		return;
+	/* Zeroed, so that the padding after the path is. */
+	buf = kzalloc(PATH_MAX, GFP_KERNEL);
+	if (buf)
+		cgroup_path(cgroup, buf, PATH_MAX - sizeof(u64));
+	c.path = buf ?: no_memory;
+	c.size = ALIGN(strlen(c.path) + 1, sizeof(u64));
+	perf_sb_deliver(NULL, true, true, perf_cgroup_record_output, &c);
+	kfree(buf);
+}
+
 static struct cgroup_subsys_state *
 perf_cgroup_css_alloc(struct cgroup_subsys_state *parent)
 {
@@ -420,6 +464,12 @@ perf_cgroup_css_alloc(struct cgroup_subsys_state *parent)
 		return ERR_PTR(-ENOMEM);
 	}
 	return &cgrp->css;
+}
+
+static int perf_cgroup_css_online(struct cgroup_subsys_state *css)
+{
+	perf_cgroup_record(css->cgroup);
+	return 0;
 }
 
 static void perf_cgroup_css_free(struct cgroup_subsys_state *css)
@@ -436,6 +486,7 @@ static void perf_cgroup_css_free(struct cgroup_subsys_state *css)
  */
 struct cgroup_subsys perf_event_cgrp_subsys = {
 	.css_alloc	= perf_cgroup_css_alloc,
+	.css_online	= perf_cgroup_css_online,
 	.css_free	= perf_cgroup_css_free,
 	.attach		= perf_cgroup_attach,
 	.implicit_on_dfl = true,

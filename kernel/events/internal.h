@@ -299,6 +299,7 @@ enum perf_sb_kind {
 	PERF_SB_NAMESPACES,	/* namespaces */
 	PERF_SB_KSYMBOL,	/* ksymbol */
 	PERF_SB_TEXT_POKE,	/* text_poke */
+	PERF_SB_CGROUP,		/* cgroup: new cgroups (cgroup.c) */
 	PERF_SB_NR
 };
 

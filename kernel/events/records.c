@@ -2,8 +2,8 @@
 /*
  * Side-band records: what happened to tasks, memory maps and kernel
  * text, written into the ring buffers of the events that asked for it
- * (attr.comm, task, context_switch, namespaces, ksymbol, text_poke and,
- * in records_mmap.c, mmap, mmap2 and mmap_data).  Also the records about
+ * (attr.comm, task, context_switch, namespaces, ksymbol, text_poke; in
+ * records_mmap.c, mmap, mmap2 and mmap_data; in cgroup.c, cgroup).  Also the records about
  * one event: PERF_RECORD_READ of an inherited copy (inherit_stat) and
  * PERF_RECORD_LOST_SAMPLES from PMU drivers.
  *
@@ -63,6 +63,8 @@ static unsigned int perf_sb_kinds(const struct perf_event_attr *attr)
 		kinds |= BIT(PERF_SB_KSYMBOL);
 	if (attr->text_poke)
 		kinds |= BIT(PERF_SB_TEXT_POKE);
+	if (attr->cgroup)
+		kinds |= BIT(PERF_SB_CGROUP);
 	return kinds;
 }
 
