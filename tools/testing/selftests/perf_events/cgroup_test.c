@@ -13,27 +13,17 @@
  * The software event cgroup-switches counts the switches between tasks
  * of different cgroups.
  *
- * The tests use cgroup v2, mounting it under /tmp if /sys/fs/cgroup is
- * not a cgroup2 mount, and make cgroups of their own.  The perf_event
- * controller is implicit on v2, in every cgroup without being asked for,
- * but 6.1 computes the root's masks before it knows which controllers are
- * implicit and only recomputes them when a controller is enabled or
- * disabled at the root: until then new cgroups have no perf_event state
- * and their events fail with ENOENT.  A booted system has enabled some
- * controller long before; in a bare guest the tests enable the pids
- * controller at the root for a moment, which is enough.  The workloads are children pinned to the
- * CPU of the events that move themselves into the cgroup, or stay in the
- * test's own cgroup, and spin, sleep or fault pages there.
+ * The tests use cgroup v2 (cgroup_util.h), mounting it under /tmp if
+ * /sys/fs/cgroup is not a cgroup2 mount, and make cgroups of their own.
+ * The workloads are children pinned to the CPU of the events that move
+ * themselves into the cgroup, or stay in the test's own cgroup, and
+ * spin, sleep or fault pages there.
  */
 #define _GNU_SOURCE
-#include <limits.h>
 #include <sys/ioctl.h>
-#include <sys/mount.h>
-#include <sys/stat.h>
-#include <sys/vfs.h>
-#include <linux/magic.h>
 
 #include "perf_test_util.h"
+#include "cgroup_util.h"
 #include "../kselftest_harness.h"
 
 #define CPU		0
@@ -42,115 +32,10 @@
 #define SPIN_MS		50
 #define OPEN_TIMEOUT_MS	5000
 
-static const char *cg_mount_point(void)
-{
-	struct statfs fs;
-
-	if (!statfs("/sys/fs/cgroup", &fs) && fs.f_type == CGROUP2_SUPER_MAGIC)
-		return "/sys/fs/cgroup";
-	return NULL;
-}
-
-static int cg_write(const char *dir, const char *file, const char *str)
-{
-	char path[PATH_MAX];
-
-	snprintf(path, sizeof(path), "%s/%s", dir, file);
-	return write_str_file(path, str);
-}
-
-/* Move task @pid (0: the caller) into the cgroup at @dir; 0 or -1. */
-static int cg_move(const char *dir, pid_t pid)
-{
-	char buf[32];
-
-	snprintf(buf, sizeof(buf), "%d", pid);
-	return cg_write(dir, "cgroup.procs", buf);
-}
-
-/* The directory of the caller's own cgroup under @root, into @dir. */
-static int cg_own(const char *root, char *dir, size_t len)
-{
-	char line[PATH_MAX];
-	FILE *f = fopen("/proc/self/cgroup", "r");
-	int ret = -1;
-
-	if (!f)
-		return -1;
-	while (fgets(line, sizeof(line), f)) {
-		if (strncmp(line, "0::", 3))
-			continue;
-		line[strcspn(line, "\n")] = '\0';
-		snprintf(dir, len, "%s%s", root, line + 3);
-		ret = 0;
-	}
-	fclose(f);
-	return ret;
-}
-
-/*
- * The perf_event line of /proc/cgroups: the hierarchy the controller is
- * on (0 for cgroup2, where it is unless a v1 hierarchy took it) and how
- * many cgroups that hierarchy has, counting those removed but not yet
- * freed.  Returns the hierarchy, or -1.
- */
-static int perf_event_hierarchy_nr(int *nr)
-{
-	int hier, n, enabled, ret = -1;
-	char line[256], name[64];
-	FILE *f = fopen("/proc/cgroups", "r");
-
-	if (!f)
-		return -1;
-	while (fgets(line, sizeof(line), f)) {
-		if (sscanf(line, "%63s %d %d %d", name, &hier, &n,
-			   &enabled) == 4 && !strcmp(name, "perf_event")) {
-			ret = hier;
-			*nr = n;
-		}
-	}
-	fclose(f);
-	return ret;
-}
-
-static int perf_event_hierarchy(void)
-{
-	int nr;
-
-	return perf_event_hierarchy_nr(&nr);
-}
-
-/*
- * A v1 hierarchy unmounted without cgroups gives its controllers back to
- * cgroup2, but asynchronously: wait up to @ms for perf_event.
- */
-static bool perf_event_on_v2(int ms)
-{
-	for (; ms > 0; ms -= 10) {
-		if (!perf_event_hierarchy())
-			return true;
-		sleep_ms(10);
-	}
-	return !perf_event_hierarchy();
-}
-
-/* rmdir, waiting for exited tasks to leave the cgroup. */
-static void cg_remove(const char *dir)
-{
-	int tries;
-
-	for (tries = 0; tries < 100; tries++) {
-		if (!rmdir(dir) || errno != EBUSY)
-			return;
-		sleep_ms(10);
-	}
-}
-
 FIXTURE(cg) {
 	const char *skip;	/* why the tests cannot run, or NULL */
-	bool mounted;		/* we mounted cgroup2 at MNT */
-	bool pids;		/* we enabled pids at the root */
-	char root[128];		/* the root of the cgroup2 hierarchy */
+	struct cg_root cg;
+	char *root;		/* the root of the cgroup2 hierarchy */
 	char own[PATH_MAX];	/* the test's own cgroup */
 	char dir[256];		/* the watched cgroup */
 	char sub[PATH_MAX];	/* a cgroup below it */
@@ -161,30 +46,21 @@ FIXTURE(cg) {
 
 FIXTURE_SETUP(cg)
 {
-	const char *mnt = cg_mount_point();
-	struct perf_event_attr attr;
-	int ev;
-
 	self->rootfd = -1;
 	self->fd = -1;
 	self->subfd = -1;
 	self->otherfd = -1;
-	if (!mnt) {
-		mkdir(MNT, 0755);
-		if (mount("none", MNT, "cgroup2", 0, NULL)) {
-			self->skip = "cannot mount cgroup2";
-			rmdir(MNT);
-			return;
-		}
-		self->mounted = true;
-		mnt = MNT;
+	if (cg_root_init(&self->cg, MNT)) {
+		self->skip = "cannot mount cgroup2";
+		return;
 	}
-	snprintf(self->root, sizeof(self->root), "%s", mnt);
+	self->root = self->cg.root;
 	ASSERT_EQ(0, cg_own(self->root, self->own, sizeof(self->own)));
-	snprintf(self->dir, sizeof(self->dir), "%s/perf_cg.%d", mnt, getpid());
+	snprintf(self->dir, sizeof(self->dir), "%s/perf_cg.%d", self->root,
+		 getpid());
 	snprintf(self->sub, sizeof(self->sub), "%s/sub", self->dir);
 	snprintf(self->other, sizeof(self->other), "%s/perf_cg_other.%d",
-		 mnt, getpid());
+		 self->root, getpid());
 	ASSERT_EQ(0, mkdir(self->dir, 0755));
 	ASSERT_EQ(0, mkdir(self->sub, 0755));
 	ASSERT_EQ(0, mkdir(self->other, 0755));
@@ -196,26 +72,11 @@ FIXTURE_SETUP(cg)
 	ASSERT_LE(0, self->fd);
 	ASSERT_LE(0, self->subfd);
 	ASSERT_LE(0, self->otherfd);
-
-	/* Just back from a v1 hierarchy? */
-	perf_event_on_v2(10000);
-	sw_attr_init(&attr, PERF_COUNT_SW_TASK_CLOCK);
-	ev = sys_perf_event_open(&attr, self->fd, CPU, -1,
-				 PERF_FLAG_PID_CGROUP);
-	if (ev < 0 && errno == ENOENT &&
-	    !cg_write(self->root, "cgroup.subtree_control", "+pids")) {
-		/* See above: the root's masks now include perf_event. */
-		self->pids = true;
-		ev = sys_perf_event_open(&attr, self->fd, CPU, -1,
-					 PERF_FLAG_PID_CGROUP);
-	}
-	/* Or perf_event is on a v1 hierarchy and v2 has no events. */
-	if (ev < 0 && errno == ENOENT)
+	if (cg_perf_ready(&self->cg, self->fd)) {
+		/* perf_event is on a v1 hierarchy and v2 has no events. */
+		ASSERT_EQ(ENOENT, errno);
 		self->skip = "no perf_event controller on cgroup2";
-	else
-		ASSERT_LE(0, ev);
-	if (ev >= 0)
-		close(ev);
+	}
 }
 
 FIXTURE_TEARDOWN(cg)
@@ -232,17 +93,12 @@ FIXTURE_TEARDOWN(cg)
 		close(self->subfd);
 	if (self->otherfd >= 0)
 		close(self->otherfd);
-	if (self->root[0]) {
+	if (self->root) {
 		cg_remove(self->sub);
 		cg_remove(self->dir);
 		cg_remove(self->other);
 	}
-	if (self->pids)
-		cg_write(self->root, "cgroup.subtree_control", "-pids");
-	if (self->mounted) {
-		umount(MNT);
-		rmdir(MNT);
-	}
+	cg_root_fini(&self->cg);
 }
 
 static int cg_event_open_group(__u64 config, __u64 read_format, bool disabled,

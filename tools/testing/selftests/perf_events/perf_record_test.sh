@@ -5,8 +5,10 @@
 # ring buffer: perf record needs the samples and the side-band records
 # (COMM at exec, MMAP2 of the program) to name the program's functions,
 # and frame pointers to walk their callers.  Then page-fault samples
-# with -d carry the faulting data addresses.  Skipped where perf is not
-# installed.
+# with -d carry the faulting data addresses, and with --all-cgroups the
+# cgroup of the task (PERF_SAMPLE_CGROUP), which perf names from the
+# cgroups it finds at start and from the PERF_RECORD_CGROUP of those made
+# while it records.  Skipped where perf is not installed.
 
 ksft_skip=4
 n=0
@@ -20,7 +22,7 @@ if ! command -v perf >/dev/null 2>&1; then
 fi
 
 echo "TAP version 13"
-echo "1..4"
+echo "1..5"
 
 check() {
 	n=$((n + 1))
@@ -110,6 +112,37 @@ if [ -f "$tmp/pf.data" ] && [ -n "${start:-}" ]; then
 fi
 [ $ok = 0 ] || show "$tmp/pf.report"
 check $ok "perf report sorts the samples by data address"
+
+# 5: perf record --all-cgroups attributes page faults to the cgroups of
+# cgroup2 (mounted for the test; the pids controller is enabled at the
+# root for a moment so that new cgroups have the implicit perf_event
+# controller, see cgroup_util.h): half of them to one that exists when
+# perf starts, half to one made while it records.
+cg=/tmp/perf_record_cgroup.$$
+ok=1
+if mkdir -p $cg && mount -t cgroup2 none $cg 2>/dev/null; then
+	echo +pids >$cg/cgroup.subtree_control 2>/dev/null
+	echo -pids >$cg/cgroup.subtree_control 2>/dev/null
+	mkdir $cg/prc_old
+	if perf record -q -N --all-cgroups -e page-faults -c 1 \
+		-o "$tmp/cg.data" -- /bin/sh -c \
+		"echo \$\$ >$cg/prc_old/cgroup.procs && $workload faults &&
+		 mkdir $cg/prc_new && echo \$\$ >$cg/prc_new/cgroup.procs &&
+		 $workload faults" >"$tmp/cg.out" 2>&1; then
+		perf report -i "$tmp/cg.data" --stdio --sort cgroup \
+			>"$tmp/cg.report" 2>&1
+		# Each workload faults 256 pages, the shell a few.
+		awk '$2 == "/prc_old" { sub("%", "", $1); old += $1 }
+		     $2 == "/prc_new" { sub("%", "", $1); new += $1 }
+		     END { printf "# /prc_old %.1f%%, /prc_new %.1f%%\n", old, new
+			   exit !(old > 30 && new > 30) }' "$tmp/cg.report" && ok=0
+	fi
+	rmdir $cg/prc_new $cg/prc_old 2>/dev/null
+	umount $cg
+fi
+rmdir $cg 2>/dev/null
+[ $ok = 0 ] || { show "$tmp/cg.out"; show "$tmp/cg.report"; }
+check $ok "perf record --all-cgroups names the cgroups of the samples"
 
 rm -rf "$tmp"
 exit $failed

@@ -53,6 +53,15 @@ static inline int sys_perf_event_open(struct perf_event_attr *attr, pid_t pid,
 	return syscall(__NR_perf_event_open, attr, pid, cpu, group_fd, flags);
 }
 
+/*
+ * Are we on our kernel rather than the 6.1 reference, for the few checks
+ * of documented extensions?  Our test kernels have the perf_test PMU.
+ */
+static inline bool ours_kernel(void)
+{
+	return !access("/sys/bus/event_source/devices/perf_test", F_OK);
+}
+
 /* A counting (non-sampling) PERF_TYPE_SOFTWARE event, enabled at open. */
 static inline void sw_attr_init(struct perf_event_attr *attr, __u64 config)
 {

@@ -46,15 +46,6 @@ static inline int tp_id(const char *sys, const char *name)
 	return id;
 }
 
-/*
- * Are we on our kernel rather than the 6.1 reference, for the few checks
- * of documented extensions?  Our test kernels have the perf_test PMU.
- */
-static inline bool ours_kernel(void)
-{
-	return !access("/sys/bus/event_source/devices/perf_test", F_OK);
-}
-
 /* A counting PERF_TYPE_TRACEPOINT event on trace event @id. */
 static inline void tp_attr_init(struct perf_event_attr *attr, __u64 id)
 {
