@@ -245,4 +245,24 @@ static inline void rb_event_close(struct rb_event *e)
 	e->fd = -1;
 }
 
+/*
+ * Open @attr on the gated child @c (see fork_gated()) so that it records
+ * from the child's exec on (disabled, enable_on_exec), with @pages data
+ * pages, then let the child run to its end.  Returns the child's wait
+ * status (0: it exited with status 0), or -1 if the event could not be
+ * opened (the child is reaped all the same).
+ */
+static inline int rb_event_run_exec(struct rb_event *e,
+				    struct perf_event_attr *attr,
+				    struct gated_child *c, unsigned int pages)
+{
+	attr->disabled = 1;
+	attr->enable_on_exec = 1;
+	if (rb_event_open(e, attr, c->pid, -1, pages)) {
+		gated_wait(c);
+		return -1;
+	}
+	return gated_run(c);
+}
+
 #endif /* PERF_RECORD_UTIL_H */

@@ -41,6 +41,17 @@
 #define TOUCH_PAGES		100
 #define FAULT_SLACK		50
 
+/*
+ * For a test (it expands after ../kselftest_harness.h): @faults counts
+ * the TOUCH_PAGES faults and fewer than @slack others.
+ */
+#define EXPECT_TOUCH_FAULTS(faults, slack) do {				\
+	__u64 __faults = (faults);					\
+									\
+	EXPECT_LE(TOUCH_PAGES, __faults) TH_LOG("%s", #faults);		\
+	EXPECT_GT(TOUCH_PAGES + (slack), __faults) TH_LOG("%s", #faults);	\
+} while (0)
+
 /* The read_format bits a non-group read can carry, in read() order. */
 #define RF_TIMES_ID	(PERF_FORMAT_TOTAL_TIME_ENABLED | \
 			 PERF_FORMAT_TOTAL_TIME_RUNNING | \
@@ -328,6 +339,28 @@ static inline int gated_wait(struct gated_child *c)
 	if (c->pid <= 0 || waitpid(c->pid, &status, 0) != c->pid)
 		return -1;
 	c->pid = -1;
+	return status;
+}
+
+/*
+ * Release the child and reap it.  Returns its wait status, which is 0
+ * just when it exited with status 0, or -1 if it could not be released
+ * (it is reaped all the same) or reaped.
+ */
+static inline int gated_run(struct gated_child *c)
+{
+	int released = gate_release(c), status = gated_wait(c);
+
+	return released ? -1 : status;
+}
+
+/* Reap @pid: its wait status (0: it exited with status 0), or -1. */
+static inline int reap_status(pid_t pid)
+{
+	int status;
+
+	if (waitpid(pid, &status, 0) != pid)
+		return -1;
 	return status;
 }
 
