@@ -65,29 +65,47 @@ static pid_t fork_exec_child(struct gated_child *c, size_t before,
 	_exit(5);
 }
 
-/* Release the child and check it ran the workload to the end. */
-static void run_exec_child(struct __test_metadata *_metadata,
-			   struct gated_child *c)
-{
-	int status;
+/* The attr bits exec_attr() sets. */
+enum {
+	EV_DISABLED		= 0x1,
+	EV_ENABLE_ON_EXEC	= 0x2,	/* and disabled until then */
+	EV_REMOVE_ON_EXEC	= 0x4,
+	EV_SIGTRAP		= 0x8,
+};
 
-	ASSERT_EQ(0, gate_release(c));
-	status = gated_wait(c);
-	ASSERT_TRUE(WIFEXITED(status));
-	ASSERT_EQ(0, WEXITSTATUS(status));
+static void exec_attr(struct perf_event_attr *attr, __u64 config,
+		      unsigned int flags)
+{
+	sw_attr_init(attr, config);
+	attr->disabled = !!(flags & (EV_DISABLED | EV_ENABLE_ON_EXEC));
+	attr->enable_on_exec = !!(flags & EV_ENABLE_ON_EXEC);
+	attr->remove_on_exec = !!(flags & EV_REMOVE_ON_EXEC);
+	attr->sigtrap = !!(flags & EV_SIGTRAP);
 }
 
-static int open_on(pid_t pid, __u64 config, bool disabled,
-		   bool enable_on_exec, bool remove_on_exec)
+/* Open a counter with RF_TIMES and @flags on @pid; it must open. */
+static int open_on(struct __test_metadata *_metadata, pid_t pid,
+		   __u64 config, unsigned int flags)
 {
 	struct perf_event_attr attr;
+	int fd;
 
-	sw_attr_init(&attr, config);
+	exec_attr(&attr, config, flags);
 	attr.read_format = RF_TIMES;
-	attr.disabled = disabled;
-	attr.enable_on_exec = enable_on_exec;
-	attr.remove_on_exec = remove_on_exec;
-	return sys_perf_event_open(&attr, pid, -1, -1, 0);
+	fd = sys_perf_event_open(&attr, pid, -1, -1, 0);
+	ASSERT_LE(0, fd);
+	return fd;
+}
+
+/* The counter has counted nothing and has never been enabled. */
+static void check_off(struct __test_metadata *_metadata, int fd)
+{
+	struct value_times t;
+
+	ASSERT_EQ(0, read_value_times(fd, &t));
+	EXPECT_EQ(0, t.value);
+	EXPECT_EQ(0, t.enabled);
+	EXPECT_EQ(0, t.running);
 }
 
 FIXTURE(child) {
@@ -113,28 +131,18 @@ TEST_F(child, enable_on_exec)
 	int fd_pf, fd_clk;
 
 	ASSERT_LT(0, fork_exec_child(&self->c, 3 * TOUCH_PAGES, TOUCH_PAGES));
-	fd_pf = open_on(self->c.pid, PERF_COUNT_SW_PAGE_FAULTS,
-			true, true, false);
-	ASSERT_LE(0, fd_pf);
-	fd_clk = open_on(self->c.pid, PERF_COUNT_SW_TASK_CLOCK,
-			 true, true, false);
-	ASSERT_LE(0, fd_clk);
+	fd_pf = open_on(_metadata, self->c.pid, PERF_COUNT_SW_PAGE_FAULTS,
+			EV_ENABLE_ON_EXEC);
+	fd_clk = open_on(_metadata, self->c.pid, PERF_COUNT_SW_TASK_CLOCK,
+			 EV_ENABLE_ON_EXEC);
+	check_off(_metadata, fd_pf);
+	check_off(_metadata, fd_clk);
 
-	ASSERT_EQ(0, read_value_times(fd_pf, &pf));
-	EXPECT_EQ(0, pf.value);
-	EXPECT_EQ(0, pf.enabled);
-	EXPECT_EQ(0, pf.running);
-	ASSERT_EQ(0, read_value_times(fd_clk, &clk));
-	EXPECT_EQ(0, clk.value);
-	EXPECT_EQ(0, clk.enabled);
-	EXPECT_EQ(0, clk.running);
-
-	run_exec_child(_metadata, &self->c);
+	ASSERT_EQ(0, gated_run(&self->c));
 
 	/* The 3 * TOUCH_PAGES faults before the exec are not counted. */
 	ASSERT_EQ(0, read_value_times(fd_pf, &pf));
-	EXPECT_LE(TOUCH_PAGES, pf.value);
-	EXPECT_GT(TOUCH_PAGES + EXEC_SLACK, pf.value);
+	EXPECT_TOUCH_FAULTS(pf.value, EXEC_SLACK);
 	EXPECT_LT(0, pf.enabled);
 	EXPECT_LT(0, pf.running);
 	ASSERT_EQ(0, read_value_times(fd_clk, &clk));
@@ -149,20 +157,13 @@ TEST_F(child, enable_on_exec)
 /* Disabled without enable_on_exec: still off after the exec. */
 TEST_F(child, disabled_stays_off)
 {
-	struct value_times pf;
 	int fd;
 
 	ASSERT_LT(0, fork_exec_child(&self->c, TOUCH_PAGES, TOUCH_PAGES));
-	fd = open_on(self->c.pid, PERF_COUNT_SW_PAGE_FAULTS,
-		     true, false, false);
-	ASSERT_LE(0, fd);
-
-	run_exec_child(_metadata, &self->c);
-
-	ASSERT_EQ(0, read_value_times(fd, &pf));
-	EXPECT_EQ(0, pf.value);
-	EXPECT_EQ(0, pf.enabled);
-	EXPECT_EQ(0, pf.running);
+	fd = open_on(_metadata, self->c.pid, PERF_COUNT_SW_PAGE_FAULTS,
+		     EV_DISABLED);
+	ASSERT_EQ(0, gated_run(&self->c));
+	check_off(_metadata, fd);
 	close(fd);
 }
 
@@ -177,18 +178,14 @@ TEST_F(child, remove_on_exec)
 	int fd_removed, fd_kept;
 
 	ASSERT_LT(0, fork_exec_child(&self->c, TOUCH_PAGES, 3 * TOUCH_PAGES));
-	fd_removed = open_on(self->c.pid, PERF_COUNT_SW_PAGE_FAULTS,
-			     false, false, true);
-	ASSERT_LE(0, fd_removed);
-	fd_kept = open_on(self->c.pid, PERF_COUNT_SW_PAGE_FAULTS,
-			  false, false, false);
-	ASSERT_LE(0, fd_kept);
+	fd_removed = open_on(_metadata, self->c.pid, PERF_COUNT_SW_PAGE_FAULTS,
+			     EV_REMOVE_ON_EXEC);
+	fd_kept = open_on(_metadata, self->c.pid, PERF_COUNT_SW_PAGE_FAULTS, 0);
 
-	run_exec_child(_metadata, &self->c);
+	ASSERT_EQ(0, gated_run(&self->c));
 
 	ASSERT_EQ(0, read_value_times(fd_removed, &removed));
-	EXPECT_LE(TOUCH_PAGES, removed.value);
-	EXPECT_GT(TOUCH_PAGES + FAULT_SLACK, removed.value);
+	EXPECT_TOUCH_FAULTS(removed.value, FAULT_SLACK);
 	EXPECT_LT(0, removed.enabled);
 	ASSERT_EQ(0, read_value_times(fd_kept, &kept));
 	EXPECT_LE(4 * TOUCH_PAGES, kept.value);
@@ -202,18 +199,13 @@ TEST_F(child, remove_on_exec)
 	close(fd_kept);
 }
 
-/* Open an event on the caller with the given flags; 0 or errno. */
-static int open_self_err(bool enable_on_exec, bool remove_on_exec,
-			 bool sigtrap)
+/* Open a task-clock with @flags on the caller; 0 or errno. */
+static int open_self_err(unsigned int flags)
 {
 	struct perf_event_attr attr;
 	int fd;
 
-	sw_attr_init(&attr, PERF_COUNT_SW_TASK_CLOCK);
-	attr.disabled = enable_on_exec;
-	attr.enable_on_exec = enable_on_exec;
-	attr.remove_on_exec = remove_on_exec;
-	attr.sigtrap = sigtrap;
+	exec_attr(&attr, PERF_COUNT_SW_TASK_CLOCK, flags);
 	fd = sys_perf_event_open(&attr, 0, -1, -1, 0);
 	if (fd < 0)
 		return errno;
@@ -224,14 +216,15 @@ static int open_self_err(bool enable_on_exec, bool remove_on_exec,
 TEST(flag_combinations)
 {
 	/* Each flag alone, and sigtrap with remove_on_exec, is fine ... */
-	EXPECT_EQ(0, open_self_err(true, false, false));
-	EXPECT_EQ(0, open_self_err(false, true, false));
-	EXPECT_EQ(0, open_self_err(false, true, true));
+	EXPECT_EQ(0, open_self_err(EV_ENABLE_ON_EXEC));
+	EXPECT_EQ(0, open_self_err(EV_REMOVE_ON_EXEC));
+	EXPECT_EQ(0, open_self_err(EV_REMOVE_ON_EXEC | EV_SIGTRAP));
 	/* ... removing what exec is to enable is not ... */
-	EXPECT_EQ(EINVAL, open_self_err(true, true, false));
+	EXPECT_EQ(EINVAL,
+		  open_self_err(EV_ENABLE_ON_EXEC | EV_REMOVE_ON_EXEC));
 	/* ... nor a signal that could outlive the handler (exec resets it). */
-	EXPECT_EQ(EINVAL, open_self_err(false, false, true));
-	EXPECT_EQ(EINVAL, open_self_err(true, false, true));
+	EXPECT_EQ(EINVAL, open_self_err(EV_SIGTRAP));
+	EXPECT_EQ(EINVAL, open_self_err(EV_ENABLE_ON_EXEC | EV_SIGTRAP));
 }
 
 TEST_HARNESS_MAIN

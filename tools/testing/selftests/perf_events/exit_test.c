@@ -42,18 +42,6 @@ static void fault_and_exit(unsigned int delay_ms)
 	_exit(0);
 }
 
-/* Release the child and reap it; it must have done its work. */
-static void run_child(struct __test_metadata *_metadata,
-		      struct gated_child *c)
-{
-	int status;
-
-	ASSERT_EQ(0, gate_release(c));
-	status = gated_wait(c);
-	ASSERT_TRUE(WIFEXITED(status));
-	ASSERT_EQ(0, WEXITSTATUS(status));
-}
-
 FIXTURE(child) {
 	struct gated_child c;
 };
@@ -83,11 +71,11 @@ TEST_F(child, read_after_exit)
 	fd = sys_perf_event_open(&attr, self->c.pid, -1, -1, 0);
 	ASSERT_LE(0, fd);
 
-	run_child(_metadata, &self->c);
+	/* Released and reaped: it must have done its work. */
+	ASSERT_EQ(0, gated_run(&self->c));
 
 	ASSERT_EQ(0, read_value_times(fd, &a));
-	EXPECT_LE(TOUCH_PAGES, a.value);
-	EXPECT_GT(TOUCH_PAGES + FAULT_SLACK, a.value);
+	EXPECT_TOUCH_FAULTS(a.value, FAULT_SLACK);
 	EXPECT_LT(0, a.enabled);
 	EXPECT_LT(0, a.running);
 
@@ -205,7 +193,7 @@ TEST(open_after_own_event_closed)
 	struct perf_event_attr attr;
 	struct gated_child c;
 	__u64 value;
-	int fd, status;
+	int fd;
 
 	ASSERT_LE(0, fork_gated(&c, open_close_own_event));
 	if (c.pid == 0)
@@ -221,14 +209,10 @@ TEST(open_after_own_event_closed)
 		TH_LOG("open: %s", fd == -ETIMEDOUT ? "hung" : strerror(-fd));
 	}
 
-	ASSERT_EQ(0, gate_release(&c));
-	status = gated_wait(&c);
-	ASSERT_TRUE(WIFEXITED(status));
-	ASSERT_EQ(0, WEXITSTATUS(status));
+	ASSERT_EQ(0, gated_run(&c));
 
 	ASSERT_EQ(0, read_value(fd, &value));
-	EXPECT_LE(TOUCH_PAGES, value);
-	EXPECT_GT(TOUCH_PAGES + FAULT_SLACK, value);
+	EXPECT_TOUCH_FAULTS(value, FAULT_SLACK);
 	close(fd);
 }
 
@@ -258,7 +242,6 @@ static int open_err(pid_t pid, int cpu)
 /* A zombie that never had events. */
 TEST(open_on_zombie)
 {
-	int status;
 	pid_t pid;
 
 	pid = fork();
@@ -273,7 +256,7 @@ TEST(open_on_zombie)
 	EXPECT_EQ(ESRCH, open_err(pid, -1));
 	EXPECT_EQ(ESRCH, open_err(pid, 0));
 
-	ASSERT_EQ(pid, waitpid(pid, &status, 0));
+	ASSERT_EQ(0, reap_status(pid));
 	EXPECT_EQ(ESRCH, open_err(pid, -1));
 }
 
