@@ -14,25 +14,20 @@
 #include "perf_test_util.h"
 #include "../kselftest_harness.h"
 
-static int open_inherit(__u64 config, bool inherit, bool inherit_thread)
+/* A counter on this task with RF_TIMES; it must open. */
+static int open_inherit(struct __test_metadata *_metadata, __u64 config,
+			bool inherit, bool inherit_thread)
 {
 	struct perf_event_attr attr;
+	int fd;
 
 	sw_attr_init(&attr, config);
 	attr.inherit = inherit;
 	attr.inherit_thread = inherit_thread;
 	attr.read_format = RF_TIMES;
-	return sys_perf_event_open(&attr, 0, -1, -1, 0);
-}
-
-static int read_value_skip_times(int fd, __u64 *value)
-{
-	struct value_times t;
-
-	if (read_value_times(fd, &t))
-		return -1;
-	*value = t.value;
-	return 0;
+	fd = sys_perf_event_open(&attr, 0, -1, -1, 0);
+	ASSERT_LE(0, fd);
+	return fd;
 }
 
 /* A child that touches fresh pages, then exits. */
@@ -47,13 +42,13 @@ static pid_t fork_toucher(void)
 	return pid;
 }
 
-static void reap(struct __test_metadata *_metadata, pid_t pid)
+/* Read @fd before and after a fork_toucher() child has run and exited. */
+static void around_child(struct __test_metadata *_metadata, int fd,
+			 struct value_times *before, struct value_times *after)
 {
-	int status;
-
-	ASSERT_EQ(pid, waitpid(pid, &status, 0));
-	ASSERT_TRUE(WIFEXITED(status));
-	ASSERT_EQ(0, WEXITSTATUS(status));
+	ASSERT_EQ(0, read_value_times(fd, before));
+	ASSERT_EQ(0, reap_status(fork_toucher()));
+	ASSERT_EQ(0, read_value_times(fd, after));
 }
 
 /* An exited child's page faults are added to the parent's count. */
@@ -62,13 +57,8 @@ TEST(exited_child_counts)
 	struct value_times before, after;
 	int fd;
 
-	fd = open_inherit(PERF_COUNT_SW_PAGE_FAULTS, true, false);
-	ASSERT_LE(0, fd);
-	ASSERT_EQ(0, read_value_times(fd, &before));
-
-	reap(_metadata, fork_toucher());
-
-	ASSERT_EQ(0, read_value_times(fd, &after));
+	fd = open_inherit(_metadata, PERF_COUNT_SW_PAGE_FAULTS, true, false);
+	around_child(_metadata, fd, &before, &after);
 	EXPECT_LE(before.value + TOUCH_PAGES, after.value);
 	EXPECT_LT(before.enabled, after.enabled);
 	close(fd);
@@ -77,17 +67,12 @@ TEST(exited_child_counts)
 /* Without inherit, the child is not counted at all. */
 TEST(no_inherit_no_child)
 {
-	__u64 before, after;
+	struct value_times before, after;
 	int fd;
 
-	fd = sw_event_open(PERF_COUNT_SW_PAGE_FAULTS, 0, false, 0, -1);
-	ASSERT_LE(0, fd);
-	ASSERT_EQ(0, read_value(fd, &before));
-
-	reap(_metadata, fork_toucher());
-
-	ASSERT_EQ(0, read_value(fd, &after));
-	EXPECT_GT(before + TOUCH_PAGES / 2, after);
+	fd = open_inherit(_metadata, PERF_COUNT_SW_PAGE_FAULTS, false, false);
+	around_child(_metadata, fd, &before, &after);
+	EXPECT_GT(before.value + TOUCH_PAGES / 2, after.value);
 	close(fd);
 }
 
@@ -99,8 +84,7 @@ TEST(live_child_and_grandchild_count)
 	pid_t pid;
 	char c;
 
-	fd = open_inherit(PERF_COUNT_SW_PAGE_FAULTS, true, false);
-	ASSERT_LE(0, fd);
+	fd = open_inherit(_metadata, PERF_COUNT_SW_PAGE_FAULTS, true, false);
 	ASSERT_EQ(0, pipe(ready));
 	ASSERT_EQ(0, pipe(go));
 	ASSERT_EQ(0, read_value_times(fd, &before));
@@ -123,7 +107,7 @@ TEST(live_child_and_grandchild_count)
 	EXPECT_LE(before.value + 2 * TOUCH_PAGES, mid.value);
 
 	ASSERT_EQ(1, write(go[1], "g", 1));
-	reap(_metadata, pid);
+	ASSERT_EQ(0, reap_status(pid));
 	close(fd);
 }
 
@@ -136,22 +120,17 @@ static void *thread_touch(void *arg)
 /* inherit_thread: new threads are counted, new processes are not. */
 TEST(inherit_thread_only_threads)
 {
-	__u64 base, after_thread, after_fork;
+	struct value_times base, after_thread, after_fork;
 	pthread_t thread;
 	int fd;
 
-	fd = open_inherit(PERF_COUNT_SW_PAGE_FAULTS, true, true);
-	ASSERT_LE(0, fd);
-	ASSERT_EQ(0, read_value_skip_times(fd, &base));
-
+	fd = open_inherit(_metadata, PERF_COUNT_SW_PAGE_FAULTS, true, true);
+	ASSERT_EQ(0, read_value_times(fd, &base));
 	ASSERT_EQ(0, pthread_create(&thread, NULL, thread_touch, NULL));
 	ASSERT_EQ(0, pthread_join(thread, NULL));
-	ASSERT_EQ(0, read_value_skip_times(fd, &after_thread));
-	EXPECT_LE(base + TOUCH_PAGES, after_thread);
-
-	reap(_metadata, fork_toucher());
-	ASSERT_EQ(0, read_value_skip_times(fd, &after_fork));
-	EXPECT_GT(after_thread + TOUCH_PAGES / 2, after_fork);
+	around_child(_metadata, fd, &after_thread, &after_fork);
+	EXPECT_LE(base.value + TOUCH_PAGES, after_thread.value);
+	EXPECT_GT(after_thread.value + TOUCH_PAGES / 2, after_fork.value);
 	close(fd);
 }
 
@@ -162,8 +141,7 @@ TEST(close_parent_event_with_live_child)
 	pid_t pid;
 	char c;
 
-	fd = open_inherit(PERF_COUNT_SW_TASK_CLOCK, true, false);
-	ASSERT_LE(0, fd);
+	fd = open_inherit(_metadata, PERF_COUNT_SW_TASK_CLOCK, true, false);
 	ASSERT_EQ(0, pipe(go));
 
 	pid = fork();
@@ -177,7 +155,7 @@ TEST(close_parent_event_with_live_child)
 
 	close(fd);
 	ASSERT_EQ(1, write(go[1], "g", 1));
-	reap(_metadata, pid);
+	ASSERT_EQ(0, reap_status(pid));
 }
 
 /* Group members must agree with their leader on inheritance. */
@@ -186,8 +164,7 @@ TEST(group_inherit_mismatch)
 	struct perf_event_attr attr;
 	int leader, member;
 
-	leader = open_inherit(PERF_COUNT_SW_TASK_CLOCK, true, false);
-	ASSERT_LE(0, leader);
+	leader = open_inherit(_metadata, PERF_COUNT_SW_TASK_CLOCK, true, false);
 
 	sw_attr_init(&attr, PERF_COUNT_SW_PAGE_FAULTS);
 	member = sys_perf_event_open(&attr, 0, -1, leader, 0);

@@ -42,6 +42,25 @@ static void fault_batch(struct batches *b)
 	b->next++;
 }
 
+/* A counter on this task, on any CPU; it must open. */
+static int open_counter(struct __test_metadata *_metadata, __u64 config,
+			__u64 read_format, bool disabled)
+{
+	int fd = sw_event_open(config, read_format, disabled, 0, -1);
+
+	ASSERT_LE(0, fd);
+	return fd;
+}
+
+/* Fault in the next batch, run for @spin_ns more, then read @fd. */
+static void fault_read(struct __test_metadata *_metadata, struct batches *b,
+		       int fd, __u64 spin_ns, struct value_times *t)
+{
+	fault_batch(b);
+	spin_cpu_ns(spin_ns);
+	ASSERT_EQ(0, read_value_times(fd, t));
+}
+
 FIXTURE(pages) {
 	struct batches b;
 };
@@ -63,21 +82,16 @@ TEST_F(pages, disabled_then_enable)
 	struct value_times t;
 	int fd;
 
-	fd = sw_event_open(PERF_COUNT_SW_PAGE_FAULTS, RF_TIMES, true, 0, -1);
-	ASSERT_LE(0, fd);
+	fd = open_counter(_metadata, PERF_COUNT_SW_PAGE_FAULTS, RF_TIMES, true);
 
-	fault_batch(&self->b);
-	ASSERT_EQ(0, read_value_times(fd, &t));
+	fault_read(_metadata, &self->b, fd, 0, &t);
 	EXPECT_EQ(0, t.value);
 	EXPECT_EQ(0, t.enabled);
 	EXPECT_EQ(0, t.running);
 
 	ASSERT_EQ(0, ioctl(fd, PERF_EVENT_IOC_ENABLE, 0));
-	fault_batch(&self->b);
-	spin_cpu_ns(NSEC_PER_MSEC);
-	ASSERT_EQ(0, read_value_times(fd, &t));
-	EXPECT_LE(TOUCH_PAGES, t.value);
-	EXPECT_GT(TOUCH_PAGES + FAULT_SLACK, t.value);
+	fault_read(_metadata, &self->b, fd, NSEC_PER_MSEC, &t);
+	EXPECT_TOUCH_FAULTS(t.value, FAULT_SLACK);
 	EXPECT_LT(0, t.enabled);
 	EXPECT_LT(0, t.running);
 
@@ -90,17 +104,14 @@ TEST_F(pages, disable_stops_enable_resumes)
 	struct value_times a, b;
 	int fd;
 
-	fd = sw_event_open(PERF_COUNT_SW_PAGE_FAULTS, RF_TIMES, false, 0, -1);
-	ASSERT_LE(0, fd);
+	fd = open_counter(_metadata, PERF_COUNT_SW_PAGE_FAULTS, RF_TIMES, false);
 
 	fault_batch(&self->b);
 	ASSERT_EQ(0, ioctl(fd, PERF_EVENT_IOC_DISABLE, 0));
 	ASSERT_EQ(0, read_value_times(fd, &a));
 	EXPECT_LE(TOUCH_PAGES, a.value);
 
-	fault_batch(&self->b);
-	spin_cpu_ns(5 * NSEC_PER_MSEC);
-	ASSERT_EQ(0, read_value_times(fd, &b));
+	fault_read(_metadata, &self->b, fd, 5 * NSEC_PER_MSEC, &b);
 	EXPECT_EQ(a.value, b.value);
 	EXPECT_EQ(a.enabled, b.enabled);
 	EXPECT_EQ(a.running, b.running);
@@ -111,9 +122,7 @@ TEST_F(pages, disable_stops_enable_resumes)
 	ASSERT_EQ(0, ioctl(fd, PERF_EVENT_IOC_ENABLE, 0));
 	/* ... and so is enabling twice. */
 	ASSERT_EQ(0, ioctl(fd, PERF_EVENT_IOC_ENABLE, 0));
-	fault_batch(&self->b);
-	spin_cpu_ns(5 * NSEC_PER_MSEC);
-	ASSERT_EQ(0, read_value_times(fd, &b));
+	fault_read(_metadata, &self->b, fd, 5 * NSEC_PER_MSEC, &b);
 	EXPECT_LE(a.value + TOUCH_PAGES, b.value);
 	EXPECT_GT(a.value + TOUCH_PAGES + FAULT_SLACK, b.value);
 	EXPECT_LT(a.enabled, b.enabled);
@@ -128,8 +137,7 @@ TEST(disable_stops_task_clock)
 	__u64 a, b;
 	int fd;
 
-	fd = sw_event_open(PERF_COUNT_SW_TASK_CLOCK, 0, false, 0, -1);
-	ASSERT_LE(0, fd);
+	fd = open_counter(_metadata, PERF_COUNT_SW_TASK_CLOCK, 0, false);
 	spin_cpu_ns(5 * NSEC_PER_MSEC);
 	ASSERT_EQ(0, ioctl(fd, PERF_EVENT_IOC_DISABLE, 0));
 	ASSERT_EQ(0, read_value(fd, &a));
@@ -146,12 +154,9 @@ TEST_F(pages, reset)
 	struct value_times a, b;
 	int fd;
 
-	fd = sw_event_open(PERF_COUNT_SW_PAGE_FAULTS, RF_TIMES, false, 0, -1);
-	ASSERT_LE(0, fd);
+	fd = open_counter(_metadata, PERF_COUNT_SW_PAGE_FAULTS, RF_TIMES, false);
 
-	fault_batch(&self->b);
-	spin_cpu_ns(5 * NSEC_PER_MSEC);
-	ASSERT_EQ(0, read_value_times(fd, &a));
+	fault_read(_metadata, &self->b, fd, 5 * NSEC_PER_MSEC, &a);
 	EXPECT_LE(TOUCH_PAGES, a.value);
 
 	ASSERT_EQ(0, ioctl(fd, PERF_EVENT_IOC_RESET, 0));
@@ -160,16 +165,13 @@ TEST_F(pages, reset)
 	EXPECT_LE(a.enabled, b.enabled);
 	EXPECT_LE(a.running, b.running);
 
-	fault_batch(&self->b);
-	ASSERT_EQ(0, read_value_times(fd, &b));
-	EXPECT_LE(TOUCH_PAGES, b.value);
-	EXPECT_GT(TOUCH_PAGES + FAULT_SLACK, b.value);
+	fault_read(_metadata, &self->b, fd, 0, &b);
+	EXPECT_TOUCH_FAULTS(b.value, FAULT_SLACK);
 
 	/* A disabled event can be reset too, and stays disabled. */
 	ASSERT_EQ(0, ioctl(fd, PERF_EVENT_IOC_DISABLE, 0));
 	ASSERT_EQ(0, ioctl(fd, PERF_EVENT_IOC_RESET, 0));
-	fault_batch(&self->b);
-	ASSERT_EQ(0, read_value_times(fd, &b));
+	fault_read(_metadata, &self->b, fd, 0, &b);
 	EXPECT_EQ(0, b.value);
 
 	close(fd);
@@ -181,8 +183,7 @@ TEST(reset_task_clock)
 	struct value_times a, b;
 	int fd;
 
-	fd = sw_event_open(PERF_COUNT_SW_TASK_CLOCK, RF_TIMES, false, 0, -1);
-	ASSERT_LE(0, fd);
+	fd = open_counter(_metadata, PERF_COUNT_SW_TASK_CLOCK, RF_TIMES, false);
 	spin_cpu_ns(50 * NSEC_PER_MSEC);
 	ASSERT_EQ(0, read_value_times(fd, &a));
 	EXPECT_LE(20 * NSEC_PER_MSEC, a.value);
@@ -200,11 +201,9 @@ TEST(id)
 	__u64 ids[3], again[2];
 	int fds[3], i, j;
 
-	for (i = 0; i < 3; i++) {
-		fds[i] = sw_event_open(PERF_COUNT_SW_TASK_CLOCK, 0, false,
-				       0, -1);
-		ASSERT_LE(0, fds[i]);
-	}
+	for (i = 0; i < 3; i++)
+		fds[i] = open_counter(_metadata, PERF_COUNT_SW_TASK_CLOCK, 0,
+				      false);
 	for (i = 0; i < 3; i++) {
 		again[0] = POISON_ID;
 		again[1] = POISON_ID;
@@ -221,8 +220,7 @@ TEST(id)
 	/* Still unique against an event opened after the others closed. */
 	for (i = 0; i < 3; i++)
 		close(fds[i]);
-	fds[0] = sw_event_open(PERF_COUNT_SW_TASK_CLOCK, 0, false, 0, -1);
-	ASSERT_LE(0, fds[0]);
+	fds[0] = open_counter(_metadata, PERF_COUNT_SW_TASK_CLOCK, 0, false);
 	ASSERT_EQ(0, ioctl(fds[0], PERF_EVENT_IOC_ID, &again[0]));
 	for (i = 0; i < 3; i++)
 		EXPECT_NE(ids[i], again[0]);
@@ -238,8 +236,7 @@ TEST(id_bad_pointer)
 	ro = mmap(NULL, getpagesize(), PROT_READ,
 		  MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
 	ASSERT_NE(MAP_FAILED, ro);
-	fd = sw_event_open(PERF_COUNT_SW_TASK_CLOCK, 0, false, 0, -1);
-	ASSERT_LE(0, fd);
+	fd = open_counter(_metadata, PERF_COUNT_SW_TASK_CLOCK, 0, false);
 	errno = 0;
 	EXPECT_EQ(-1, ioctl(fd, PERF_EVENT_IOC_ID, ro));
 	EXPECT_EQ(EFAULT, errno);
@@ -255,8 +252,7 @@ TEST(unknown_request)
 {
 	int fd;
 
-	fd = sw_event_open(PERF_COUNT_SW_TASK_CLOCK, 0, false, 0, -1);
-	ASSERT_LE(0, fd);
+	fd = open_counter(_metadata, PERF_COUNT_SW_TASK_CLOCK, 0, false);
 	errno = 0;
 	EXPECT_EQ(-1, ioctl(fd, _IO('$', 0xf0), 0));
 	EXPECT_EQ(ENOTTY, errno);
@@ -269,10 +265,8 @@ TEST_F(pages, close_counter)
 	__u64 value;
 	int fd, other;
 
-	fd = sw_event_open(PERF_COUNT_SW_PAGE_FAULTS, 0, false, 0, -1);
-	ASSERT_LE(0, fd);
-	other = sw_event_open(PERF_COUNT_SW_PAGE_FAULTS, 0, false, 0, -1);
-	ASSERT_LE(0, other);
+	fd = open_counter(_metadata, PERF_COUNT_SW_PAGE_FAULTS, 0, false);
+	other = open_counter(_metadata, PERF_COUNT_SW_PAGE_FAULTS, 0, false);
 
 	fault_batch(&self->b);
 	ASSERT_EQ(0, close(fd));
