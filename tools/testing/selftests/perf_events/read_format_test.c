@@ -53,7 +53,10 @@ static void split_reading(const __u64 *buf, __u64 read_format,
 
 FIXTURE(read_format) {
 	char *pages;
+	__u64 rf;		/* the variant's read_format */
 	size_t size;		/* bytes a read() must return */
+	int fd;			/* from open_faults() */
+	__u64 id;		/* its PERF_EVENT_IOC_ID */
 };
 
 FIXTURE_VARIANT(read_format) {
@@ -96,13 +99,17 @@ FIXTURE_VARIANT_ADD(read_format, enabled_running_id) {
 
 FIXTURE_SETUP(read_format)
 {
-	self->size = read_format_words(variant->read_format) * sizeof(__u64);
+	self->fd = -1;
+	self->rf = variant->read_format;
+	self->size = read_format_words(self->rf) * sizeof(__u64);
 	self->pages = map_fresh_pages(2 * TOUCH_PAGES);
 	ASSERT_NE(NULL, self->pages);
 }
 
 FIXTURE_TEARDOWN(read_format)
 {
+	if (self->fd >= 0)
+		close(self->fd);
 	munmap(self->pages, 2 * TOUCH_PAGES * getpagesize());
 }
 
@@ -125,28 +132,41 @@ static void read_exact(struct __test_metadata *_metadata, int fd,
 	split_reading(buf, read_format, r);
 }
 
-/*
- * A page-fault counter makes every field recognisable: the value is about
- * TOUCH_PAGES, the times are at least milliseconds in ns, and the id is
- * whatever PERF_EVENT_IOC_ID says.
- */
-TEST_F(read_format, layout)
+/* Open the fixture's page-fault counter, with its read_format, on us. */
+static void open_faults(struct __test_metadata *_metadata,
+			FIXTURE_DATA(read_format) *self, bool disabled)
 {
-	__u64 rf = variant->read_format;
-	struct reading r;
-	__u64 id;
-	int fd;
+	self->fd = sw_event_open(PERF_COUNT_SW_PAGE_FAULTS, self->rf, disabled,
+				 0, -1);
+	ASSERT_LE(0, self->fd);
+	ASSERT_EQ(0, ioctl(self->fd, PERF_EVENT_IOC_ID, &self->id));
+}
 
-	fd = sw_event_open(PERF_COUNT_SW_PAGE_FAULTS, rf, false, 0, -1);
-	ASSERT_LE(0, fd);
-	ASSERT_EQ(0, ioctl(fd, PERF_EVENT_IOC_ID, &id));
-
-	touch_pages(self->pages, TOUCH_PAGES);
+/* Fault in batch @batch (0 or 1) of the pages, run a while, read_exact(). */
+static void fault_and_read(struct __test_metadata *_metadata,
+			   FIXTURE_DATA(read_format) *self, int batch,
+			   struct reading *r)
+{
+	touch_pages(self->pages + batch * TOUCH_PAGES * getpagesize(),
+		    TOUCH_PAGES);
 	spin_cpu_ns(5 * MIN_TIME_NS);
-	read_exact(_metadata, fd, rf, &r);
+	read_exact(_metadata, self->fd, self->rf, r);
+}
 
-	EXPECT_LE(TOUCH_PAGES, r.value);
-	EXPECT_GT(TOUCH_PAGES + FAULT_SLACK, r.value);
+/*
+ * fault_and_read() with the counter enabled all along.  A page-fault
+ * counter makes every field recognisable: the value is about TOUCH_PAGES,
+ * the times are at least milliseconds in ns, and the id is whatever
+ * PERF_EVENT_IOC_ID says.
+ */
+static void check_counted(struct __test_metadata *_metadata,
+			  FIXTURE_DATA(read_format) *self, int batch)
+{
+	__u64 rf = self->rf;
+	struct reading r;
+
+	fault_and_read(_metadata, self, batch, &r);
+	EXPECT_TOUCH_FAULTS(r.value, FAULT_SLACK);
 	if (rf & PERF_FORMAT_TOTAL_TIME_ENABLED)
 		EXPECT_LE(MIN_TIME_NS, r.enabled);
 	if (rf & PERF_FORMAT_TOTAL_TIME_RUNNING)
@@ -155,9 +175,14 @@ TEST_F(read_format, layout)
 	    (rf & PERF_FORMAT_TOTAL_TIME_RUNNING))
 		EXPECT_LE(r.running, r.enabled);
 	if (rf & PERF_FORMAT_ID)
-		EXPECT_EQ(id, r.id);
+		EXPECT_EQ(self->id, r.id);
+}
 
-	close(fd);
+/* Each field in its place, with a recognisable value. */
+TEST_F(read_format, layout)
+{
+	open_faults(_metadata, self, false);
+	check_counted(_metadata, self, 0);
 }
 
 /* Every buffer size below the record size fails and writes nothing. */
@@ -165,67 +190,38 @@ TEST_F(read_format, short_buffer)
 {
 	__u64 buf[8];
 	size_t len;
-	int fd;
 
-	fd = sw_event_open(PERF_COUNT_SW_PAGE_FAULTS, variant->read_format,
-			   false, 0, -1);
-	ASSERT_LE(0, fd);
-
+	open_faults(_metadata, self, false);
 	for (len = 1; len < self->size; len++) {
 		memset(buf, 0x5a, sizeof(buf));
 		errno = 0;
-		ASSERT_EQ(-1, read(fd, buf, len)) {
+		ASSERT_EQ(-1, read(self->fd, buf, len)) {
 			TH_LOG("read of %zu bytes (need %zu)", len,
 			       self->size);
 		}
 		ASSERT_EQ(ENOSPC, errno);
 		ASSERT_EQ(0x5a5a5a5a5a5a5a5aULL, buf[0]);
 	}
-	ASSERT_EQ(self->size, read(fd, buf, self->size));
-
-	close(fd);
+	ASSERT_EQ(self->size, read(self->fd, buf, self->size));
 }
 
 /* attr.disabled = 1: all zero until PERF_EVENT_IOC_ENABLE. */
 TEST_F(read_format, disabled_until_enabled)
 {
-	__u64 rf = variant->read_format;
 	struct reading r;
-	__u64 id;
-	int fd;
 
-	fd = sw_event_open(PERF_COUNT_SW_PAGE_FAULTS, rf, true, 0, -1);
-	ASSERT_LE(0, fd);
-	ASSERT_EQ(0, ioctl(fd, PERF_EVENT_IOC_ID, &id));
-
-	touch_pages(self->pages, TOUCH_PAGES);
-	spin_cpu_ns(5 * MIN_TIME_NS);
-	read_exact(_metadata, fd, rf, &r);
+	open_faults(_metadata, self, true);
+	fault_and_read(_metadata, self, 0, &r);
 	EXPECT_EQ(0, r.value);
-	if (rf & PERF_FORMAT_TOTAL_TIME_ENABLED)
+	if (self->rf & PERF_FORMAT_TOTAL_TIME_ENABLED)
 		EXPECT_EQ(0, r.enabled);
-	if (rf & PERF_FORMAT_TOTAL_TIME_RUNNING)
+	if (self->rf & PERF_FORMAT_TOTAL_TIME_RUNNING)
 		EXPECT_EQ(0, r.running);
-	if (rf & PERF_FORMAT_ID)
-		EXPECT_EQ(id, r.id);
+	if (self->rf & PERF_FORMAT_ID)
+		EXPECT_EQ(self->id, r.id);
 
-	ASSERT_EQ(0, ioctl(fd, PERF_EVENT_IOC_ENABLE, 0));
-	touch_pages(self->pages + TOUCH_PAGES * getpagesize(), TOUCH_PAGES);
-	spin_cpu_ns(5 * MIN_TIME_NS);
-	read_exact(_metadata, fd, rf, &r);
-	EXPECT_LE(TOUCH_PAGES, r.value);
-	EXPECT_GT(TOUCH_PAGES + FAULT_SLACK, r.value);
-	if (rf & PERF_FORMAT_TOTAL_TIME_ENABLED)
-		EXPECT_LE(MIN_TIME_NS, r.enabled);
-	if (rf & PERF_FORMAT_TOTAL_TIME_RUNNING)
-		EXPECT_LE(MIN_TIME_NS, r.running);
-	if ((rf & PERF_FORMAT_TOTAL_TIME_ENABLED) &&
-	    (rf & PERF_FORMAT_TOTAL_TIME_RUNNING))
-		EXPECT_LE(r.running, r.enabled);
-	if (rf & PERF_FORMAT_ID)
-		EXPECT_EQ(id, r.id);
-
-	close(fd);
+	ASSERT_EQ(0, ioctl(self->fd, PERF_EVENT_IOC_ENABLE, 0));
+	check_counted(_metadata, self, 1);
 }
 
 /*

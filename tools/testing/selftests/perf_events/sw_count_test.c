@@ -72,6 +72,97 @@ static void open_and_read_all(struct __test_metadata *_metadata,
 	}
 }
 
+/*
+ * A few counters on one target, opened in the order of config[] and read
+ * together before and after a workload: delta[i] is what counter i
+ * counted in between.  A test copies one of the sets below.
+ */
+struct counter_set {
+	unsigned int nr;
+	__u64 config[3];
+	int fd[3];
+	__u64 start[3];
+	__u64 delta[3];
+};
+
+enum { PF, PF_MIN, PF_MAJ };
+static const struct counter_set fault_set = { .nr = 3, .config = {
+	[PF] = PERF_COUNT_SW_PAGE_FAULTS,
+	[PF_MIN] = PERF_COUNT_SW_PAGE_FAULTS_MIN,
+	[PF_MAJ] = PERF_COUNT_SW_PAGE_FAULTS_MAJ,
+} };
+
+enum { TASK_CLK, CPU_CLK };
+static const struct counter_set clock_set = { .nr = 2, .config = {
+	[TASK_CLK] = PERF_COUNT_SW_TASK_CLOCK,
+	[CPU_CLK] = PERF_COUNT_SW_CPU_CLOCK,
+} };
+
+enum { FT_PF, FT_CLK };
+static const struct counter_set fault_time_set = { .nr = 2, .config = {
+	[FT_PF] = PERF_COUNT_SW_PAGE_FAULTS,
+	[FT_CLK] = PERF_COUNT_SW_TASK_CLOCK,
+} };
+
+/* Open the set's counters on (@pid, @cpu). */
+static void set_open(struct __test_metadata *_metadata, struct counter_set *s,
+		     pid_t pid, int cpu)
+{
+	for (unsigned int i = 0; i < s->nr; i++) {
+		s->fd[i] = sw_event_open(s->config[i], 0, false, pid, cpu);
+		ASSERT_LE(0, s->fd[i]);
+	}
+}
+
+/* Read every counter: the start of what set_stop() measures. */
+static void set_start(struct __test_metadata *_metadata,
+		      struct counter_set *s)
+{
+	for (unsigned int i = 0; i < s->nr; i++)
+		ASSERT_EQ(0, read_value(s->fd[i], &s->start[i]));
+}
+
+/* Read every counter again: what each counted since set_start(). */
+static void set_stop(struct __test_metadata *_metadata, struct counter_set *s)
+{
+	__u64 now;
+
+	for (unsigned int i = 0; i < s->nr; i++) {
+		ASSERT_EQ(0, read_value(s->fd[i], &now));
+		s->delta[i] = now - s->start[i];
+	}
+}
+
+static void set_close(struct counter_set *s)
+{
+	for (unsigned int i = 0; i < s->nr; i++)
+		close(s->fd[i]);
+}
+
+/* A fault_set around touching TOUCH_PAGES fresh pages: none of them major. */
+static void check_fault_set(struct __test_metadata *_metadata,
+			    const struct counter_set *s)
+{
+	EXPECT_TOUCH_FAULTS(s->delta[PF], FAULT_SLACK);
+	EXPECT_TOUCH_FAULTS(s->delta[PF_MIN], FAULT_SLACK);
+	EXPECT_EQ(0, s->delta[PF_MAJ]);
+}
+
+/*
+ * Touch the TOUCH_PAGES fresh pages at @buf and spin: the fault_time_set
+ * @s counts both.
+ */
+static void check_fault_and_spin(struct __test_metadata *_metadata,
+				 struct counter_set *s, char *buf)
+{
+	set_start(_metadata, s);
+	touch_pages(buf, TOUCH_PAGES);
+	spin_cpu_ns(SPIN_NS);
+	set_stop(_metadata, s);
+	EXPECT_TOUCH_FAULTS(s->delta[FT_PF], FAULT_SLACK);
+	EXPECT_LE(SPIN_MIN_NS, s->delta[FT_CLK]);
+}
+
 TEST(open_read_self_any_cpu)
 {
 	open_and_read_all(_metadata, 0, -1);
@@ -89,90 +180,53 @@ TEST(open_read_self_one_cpu)
 /* Touching fresh anonymous pages: one minor fault per page, no major. */
 TEST(page_faults_self)
 {
-	__u64 pf[2], min[2], maj[2];
-	int fd_pf, fd_min, fd_maj;
+	struct counter_set f = fault_set;
 	char *buf;
 
 	buf = map_fresh_pages(TOUCH_PAGES);
 	ASSERT_NE(NULL, buf);
-	fd_pf = sw_event_open(PERF_COUNT_SW_PAGE_FAULTS, 0, false, 0, -1);
-	ASSERT_LE(0, fd_pf);
-	fd_min = sw_event_open(PERF_COUNT_SW_PAGE_FAULTS_MIN, 0, false, 0, -1);
-	ASSERT_LE(0, fd_min);
-	fd_maj = sw_event_open(PERF_COUNT_SW_PAGE_FAULTS_MAJ, 0, false, 0, -1);
-	ASSERT_LE(0, fd_maj);
-
-	ASSERT_EQ(0, read_value(fd_pf, &pf[0]));
-	ASSERT_EQ(0, read_value(fd_min, &min[0]));
-	ASSERT_EQ(0, read_value(fd_maj, &maj[0]));
+	set_open(_metadata, &f, 0, -1);
+	set_start(_metadata, &f);
 	touch_pages(buf, TOUCH_PAGES);
-	ASSERT_EQ(0, read_value(fd_pf, &pf[1]));
-	ASSERT_EQ(0, read_value(fd_min, &min[1]));
-	ASSERT_EQ(0, read_value(fd_maj, &maj[1]));
-
-	EXPECT_LE(TOUCH_PAGES, pf[1] - pf[0]);
-	EXPECT_GT(TOUCH_PAGES + FAULT_SLACK, pf[1] - pf[0]);
-	EXPECT_LE(TOUCH_PAGES, min[1] - min[0]);
-	EXPECT_GT(TOUCH_PAGES + FAULT_SLACK, min[1] - min[0]);
-	EXPECT_EQ(0, maj[1] - maj[0]);
-
-	close(fd_pf);
-	close(fd_min);
-	close(fd_maj);
+	set_stop(_metadata, &f);
+	check_fault_set(_metadata, &f);
+	set_close(&f);
 	munmap(buf, TOUCH_PAGES * getpagesize());
 }
 
 /* A sleeping task accumulates neither task-clock nor (task) cpu-clock. */
 TEST(clocks_stand_still_while_sleeping)
 {
-	__u64 task[2], cpu[2];
-	int fd_task, fd_cpu;
+	struct counter_set c = clock_set;
 
-	fd_task = sw_event_open(PERF_COUNT_SW_TASK_CLOCK, 0, false, 0, -1);
-	ASSERT_LE(0, fd_task);
-	fd_cpu = sw_event_open(PERF_COUNT_SW_CPU_CLOCK, 0, false, 0, -1);
-	ASSERT_LE(0, fd_cpu);
-
-	ASSERT_EQ(0, read_value(fd_task, &task[0]));
-	ASSERT_EQ(0, read_value(fd_cpu, &cpu[0]));
+	set_open(_metadata, &c, 0, -1);
+	set_start(_metadata, &c);
 	sleep_ms(100);
-	ASSERT_EQ(0, read_value(fd_task, &task[1]));
-	ASSERT_EQ(0, read_value(fd_cpu, &cpu[1]));
-
-	EXPECT_GT(IDLE_MAX_NS, task[1] - task[0]);
-	EXPECT_GT(IDLE_MAX_NS, cpu[1] - cpu[0]);
-
-	close(fd_task);
-	close(fd_cpu);
+	set_stop(_metadata, &c);
+	EXPECT_GT(IDLE_MAX_NS, c.delta[TASK_CLK]);
+	EXPECT_GT(IDLE_MAX_NS, c.delta[CPU_CLK]);
+	set_close(&c);
 }
 
 /* Both clocks advance, in nanoseconds, while the task burns CPU. */
 TEST(clocks_advance_while_spinning)
 {
-	__u64 task[2], cpu[2], wall;
-	int fd_task, fd_cpu;
+	struct counter_set c = clock_set;
+	__u64 wall;
 
-	fd_task = sw_event_open(PERF_COUNT_SW_TASK_CLOCK, 0, false, 0, -1);
-	ASSERT_LE(0, fd_task);
-	fd_cpu = sw_event_open(PERF_COUNT_SW_CPU_CLOCK, 0, false, 0, -1);
-	ASSERT_LE(0, fd_cpu);
-
+	set_open(_metadata, &c, 0, -1);
 	wall = clock_ns(CLOCK_MONOTONIC);
-	ASSERT_EQ(0, read_value(fd_task, &task[0]));
-	ASSERT_EQ(0, read_value(fd_cpu, &cpu[0]));
+	set_start(_metadata, &c);
 	spin_cpu_ns(SPIN_NS);
-	ASSERT_EQ(0, read_value(fd_task, &task[1]));
-	ASSERT_EQ(0, read_value(fd_cpu, &cpu[1]));
+	set_stop(_metadata, &c);
 	wall = clock_ns(CLOCK_MONOTONIC) - wall;
 
-	EXPECT_LE(SPIN_MIN_NS, task[1] - task[0]);
-	EXPECT_LE(SPIN_MIN_NS, cpu[1] - cpu[0]);
+	EXPECT_LE(SPIN_MIN_NS, c.delta[TASK_CLK]);
+	EXPECT_LE(SPIN_MIN_NS, c.delta[CPU_CLK]);
 	/* Not in microseconds or some other unit: bounded by wall time. */
-	EXPECT_GT(2 * wall + 100 * NSEC_PER_MSEC, task[1] - task[0]);
-	EXPECT_GT(2 * wall + 100 * NSEC_PER_MSEC, cpu[1] - cpu[0]);
-
-	close(fd_task);
-	close(fd_cpu);
+	EXPECT_GT(2 * wall + 100 * NSEC_PER_MSEC, c.delta[TASK_CLK]);
+	EXPECT_GT(2 * wall + 100 * NSEC_PER_MSEC, c.delta[CPU_CLK]);
+	set_close(&c);
 }
 
 /* Voluntary sleeps switch the task out. */
@@ -235,32 +289,17 @@ TEST(dummy_counts_nothing)
 /* pid 0, cpu N: counts while the task runs on CPU N. */
 TEST(one_cpu_counts_there)
 {
-	int cpu, fd_pf, fd_task;
-	__u64 pf[2], task[2];
+	struct counter_set c = fault_time_set;
 	char *buf;
+	int cpu;
 
 	ASSERT_EQ(1, allowed_cpus(&cpu, 1));
 	ASSERT_EQ(0, pin_to_cpu(cpu));
 	buf = map_fresh_pages(TOUCH_PAGES);
 	ASSERT_NE(NULL, buf);
-	fd_pf = sw_event_open(PERF_COUNT_SW_PAGE_FAULTS, 0, false, 0, cpu);
-	ASSERT_LE(0, fd_pf);
-	fd_task = sw_event_open(PERF_COUNT_SW_TASK_CLOCK, 0, false, 0, cpu);
-	ASSERT_LE(0, fd_task);
-
-	ASSERT_EQ(0, read_value(fd_pf, &pf[0]));
-	ASSERT_EQ(0, read_value(fd_task, &task[0]));
-	touch_pages(buf, TOUCH_PAGES);
-	spin_cpu_ns(SPIN_NS);
-	ASSERT_EQ(0, read_value(fd_pf, &pf[1]));
-	ASSERT_EQ(0, read_value(fd_task, &task[1]));
-
-	EXPECT_LE(TOUCH_PAGES, pf[1] - pf[0]);
-	EXPECT_GT(TOUCH_PAGES + FAULT_SLACK, pf[1] - pf[0]);
-	EXPECT_LE(SPIN_MIN_NS, task[1] - task[0]);
-
-	close(fd_pf);
-	close(fd_task);
+	set_open(_metadata, &c, 0, cpu);
+	check_fault_and_spin(_metadata, &c, buf);
+	set_close(&c);
 	munmap(buf, TOUCH_PAGES * getpagesize());
 }
 
@@ -270,8 +309,8 @@ TEST(one_cpu_counts_there)
  */
 TEST(one_cpu_ignores_other_cpus)
 {
-	int cpus[2], fd_pf, fd_task;
-	__u64 pf[2], task[2];
+	struct counter_set c = fault_time_set;
+	int cpus[2];
 	char *buf;
 
 	if (allowed_cpus(cpus, 2) < 2)
@@ -279,34 +318,20 @@ TEST(one_cpu_ignores_other_cpus)
 	ASSERT_EQ(0, pin_to_cpu(cpus[0]));
 	buf = map_fresh_pages(2 * TOUCH_PAGES);
 	ASSERT_NE(NULL, buf);
-	fd_pf = sw_event_open(PERF_COUNT_SW_PAGE_FAULTS, 0, false, 0, cpus[1]);
-	ASSERT_LE(0, fd_pf);
-	fd_task = sw_event_open(PERF_COUNT_SW_TASK_CLOCK, 0, false, 0,
-				cpus[1]);
-	ASSERT_LE(0, fd_task);
+	set_open(_metadata, &c, 0, cpus[1]);
 
 	/* On cpus[0]: the cpus[1] counters stay at zero. */
 	touch_pages(buf, TOUCH_PAGES);
 	spin_cpu_ns(SPIN_NS);
-	ASSERT_EQ(0, read_value(fd_pf, &pf[0]));
-	ASSERT_EQ(0, read_value(fd_task, &task[0]));
-	EXPECT_EQ(0, pf[0]);
-	EXPECT_EQ(0, task[0]);
+	set_start(_metadata, &c);
+	EXPECT_EQ(0, c.start[FT_PF]);
+	EXPECT_EQ(0, c.start[FT_CLK]);
 
 	/* Now on cpus[1]: they count. */
 	ASSERT_EQ(0, pin_to_cpu(cpus[1]));
-	ASSERT_EQ(0, read_value(fd_pf, &pf[0]));
-	ASSERT_EQ(0, read_value(fd_task, &task[0]));
-	touch_pages(buf + TOUCH_PAGES * getpagesize(), TOUCH_PAGES);
-	spin_cpu_ns(SPIN_NS);
-	ASSERT_EQ(0, read_value(fd_pf, &pf[1]));
-	ASSERT_EQ(0, read_value(fd_task, &task[1]));
-	EXPECT_LE(TOUCH_PAGES, pf[1] - pf[0]);
-	EXPECT_GT(TOUCH_PAGES + FAULT_SLACK, pf[1] - pf[0]);
-	EXPECT_LE(SPIN_MIN_NS, task[1] - task[0]);
+	check_fault_and_spin(_metadata, &c, buf + TOUCH_PAGES * getpagesize());
 
-	close(fd_pf);
-	close(fd_task);
+	set_close(&c);
 	munmap(buf, 2 * TOUCH_PAGES * getpagesize());
 }
 
@@ -443,82 +468,50 @@ TEST_F(child, open_read_any_cpu)
 
 TEST_F(child, page_faults)
 {
-	__u64 pf[2], min[2], maj[2];
-	int fd_pf, fd_min, fd_maj;
+	struct counter_set f = fault_set;
+	__u64 pf[2];
 	char *buf;
 
-	fd_pf = sw_event_open(PERF_COUNT_SW_PAGE_FAULTS, 0, false,
-			      self->w.pid, -1);
-	ASSERT_LE(0, fd_pf);
-	fd_min = sw_event_open(PERF_COUNT_SW_PAGE_FAULTS_MIN, 0, false,
-			       self->w.pid, -1);
-	ASSERT_LE(0, fd_min);
-	fd_maj = sw_event_open(PERF_COUNT_SW_PAGE_FAULTS_MAJ, 0, false,
-			       self->w.pid, -1);
-	ASSERT_LE(0, fd_maj);
+	set_open(_metadata, &f, self->w.pid, -1);
 
 	/* Our own faults are not the child's. */
 	buf = map_fresh_pages(TOUCH_PAGES);
 	ASSERT_NE(NULL, buf);
-	ASSERT_EQ(0, read_value(fd_pf, &pf[0]));
+	ASSERT_EQ(0, read_value(f.fd[PF], &pf[0]));
 	touch_pages(buf, TOUCH_PAGES);
-	ASSERT_EQ(0, read_value(fd_pf, &pf[1]));
+	ASSERT_EQ(0, read_value(f.fd[PF], &pf[1]));
 	EXPECT_GT(10, pf[1] - pf[0]);
 	munmap(buf, TOUCH_PAGES * getpagesize());
 
 	/* The child's are. */
-	ASSERT_EQ(0, read_value(fd_pf, &pf[0]));
-	ASSERT_EQ(0, read_value(fd_min, &min[0]));
-	ASSERT_EQ(0, read_value(fd_maj, &maj[0]));
+	set_start(_metadata, &f);
 	ASSERT_EQ(0, worker_run(&self->w, CMD_FAULT));
-	ASSERT_EQ(0, read_value(fd_pf, &pf[1]));
-	ASSERT_EQ(0, read_value(fd_min, &min[1]));
-	ASSERT_EQ(0, read_value(fd_maj, &maj[1]));
-
-	EXPECT_LE(TOUCH_PAGES, pf[1] - pf[0]);
-	EXPECT_GT(TOUCH_PAGES + FAULT_SLACK, pf[1] - pf[0]);
-	EXPECT_LE(TOUCH_PAGES, min[1] - min[0]);
-	EXPECT_GT(TOUCH_PAGES + FAULT_SLACK, min[1] - min[0]);
-	EXPECT_EQ(0, maj[1] - maj[0]);
-
-	close(fd_pf);
-	close(fd_min);
-	close(fd_maj);
+	set_stop(_metadata, &f);
+	check_fault_set(_metadata, &f);
+	set_close(&f);
 }
 
 TEST_F(child, clocks)
 {
-	__u64 task[2], cpu[2];
-	int fd_task, fd_cpu;
+	struct counter_set c = clock_set;
 
-	fd_task = sw_event_open(PERF_COUNT_SW_TASK_CLOCK, 0, false,
-				self->w.pid, -1);
-	ASSERT_LE(0, fd_task);
-	fd_cpu = sw_event_open(PERF_COUNT_SW_CPU_CLOCK, 0, false,
-			       self->w.pid, -1);
-	ASSERT_LE(0, fd_cpu);
+	set_open(_metadata, &c, self->w.pid, -1);
 
 	/* Blocked on the pipe while we sleep and spin: no time. */
-	ASSERT_EQ(0, read_value(fd_task, &task[0]));
-	ASSERT_EQ(0, read_value(fd_cpu, &cpu[0]));
+	set_start(_metadata, &c);
 	sleep_ms(100);
 	spin_cpu_ns(SPIN_NS);
-	ASSERT_EQ(0, read_value(fd_task, &task[1]));
-	ASSERT_EQ(0, read_value(fd_cpu, &cpu[1]));
-	EXPECT_GT(IDLE_MAX_NS, task[1] - task[0]);
-	EXPECT_GT(IDLE_MAX_NS, cpu[1] - cpu[0]);
+	set_stop(_metadata, &c);
+	EXPECT_GT(IDLE_MAX_NS, c.delta[TASK_CLK]);
+	EXPECT_GT(IDLE_MAX_NS, c.delta[CPU_CLK]);
 
 	/* Spinning: time. */
-	ASSERT_EQ(0, read_value(fd_task, &task[0]));
-	ASSERT_EQ(0, read_value(fd_cpu, &cpu[0]));
+	set_start(_metadata, &c);
 	ASSERT_EQ(0, worker_run(&self->w, CMD_SPIN));
-	ASSERT_EQ(0, read_value(fd_task, &task[1]));
-	ASSERT_EQ(0, read_value(fd_cpu, &cpu[1]));
-	EXPECT_LE(SPIN_MIN_NS, task[1] - task[0]);
-	EXPECT_LE(SPIN_MIN_NS, cpu[1] - cpu[0]);
-
-	close(fd_task);
-	close(fd_cpu);
+	set_stop(_metadata, &c);
+	EXPECT_LE(SPIN_MIN_NS, c.delta[TASK_CLK]);
+	EXPECT_LE(SPIN_MIN_NS, c.delta[CPU_CLK]);
+	set_close(&c);
 }
 
 TEST_F(child, context_switches)
