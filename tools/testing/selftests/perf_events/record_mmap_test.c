@@ -56,11 +56,6 @@ struct mmap2_rec {
 	char name[];
 };
 
-static pid_t gettid_(void)
-{
-	return syscall(SYS_gettid);
-}
-
 FIXTURE(mm) {
 	int cpu;
 	struct perf_event_attr attr;
@@ -80,6 +75,9 @@ FIXTURE_SETUP(mm)
 	ASSERT_EQ(1, allowed_cpus(&self->cpu, 1));
 	ASSERT_EQ(0, pin_to_cpu(self->cpu));
 	sb_attr_init(&self->attr);
+	/* MMAP2 records, asked for with mmap as perf does (see above). */
+	self->attr.mmap = 1;
+	self->attr.mmap2 = 1;
 
 	/* A file of three pages in the working directory (a tmpfs). */
 	strcpy(self->path, "/tmp/record_mmap_XXXXXX");
@@ -120,20 +118,50 @@ static struct perf_event_header *find_map(char *buf, ssize_t len, void *addr)
 	return NULL;
 }
 
-/* The sample_id trailer: our task, the event, our CPU. */
+/* Drain @ev: the record of the mapping at @addr, which must be there. */
+static struct perf_event_header *drain_find(struct __test_metadata *_metadata,
+					    struct rb_event *ev, void *addr)
+{
+	struct perf_event_header *h = find_map(rbuf, drain(_metadata, ev),
+					       addr);
+
+	ASSERT_NE(NULL, h);
+	return h;
+}
+
+/*
+ * mmap() @len bytes of @fd from @off, drain the fixture's event and unmap
+ * again: the record of the mapping, which must be there; *@addr is where
+ * the mapping was.
+ */
+static struct perf_event_header *map_record(struct __test_metadata *_metadata,
+					    FIXTURE_DATA(mm) *self, int fd,
+					    size_t len, int prot, int flags,
+					    off_t off, void **addr)
+{
+	struct perf_event_header *h;
+
+	*addr = mmap(NULL, len, prot, flags, fd, off);
+	ASSERT_NE(MAP_FAILED, *addr);
+	h = drain_find(_metadata, &self->ev, *addr);
+	munmap(*addr, len);
+	return h;
+}
+
+/* The sample_id trailer: our task, the fixture's event, our CPU. */
 static void check_trailer(struct __test_metadata *_metadata,
-			  struct perf_event_header *h, __u64 id, int cpu)
+			  FIXTURE_DATA(mm) *self, struct perf_event_header *h)
 {
 	struct rec_sample_id sid;
 
 	ASSERT_LE(0, rec_sample_id(h, SB_SAMPLE_TYPE, &sid));
 	EXPECT_EQ(getpid(), sid.pid);
-	EXPECT_EQ(gettid_(), sid.tid);
+	EXPECT_EQ(gettid(), sid.tid);
 	EXPECT_NE(0, sid.time);
-	EXPECT_EQ(id, sid.id);
-	EXPECT_EQ(id, sid.stream_id);
-	EXPECT_EQ(id, sid.identifier);
-	EXPECT_EQ(cpu, sid.cpu);
+	EXPECT_EQ(self->ev.id, sid.id);
+	EXPECT_EQ(self->ev.id, sid.stream_id);
+	EXPECT_EQ(self->ev.id, sid.identifier);
+	EXPECT_EQ(self->cpu, sid.cpu);
 	EXPECT_EQ(0, sid.res);
 }
 
@@ -152,7 +180,7 @@ static void check_mmap2(struct __test_metadata *_metadata,
 	ASSERT_LT((ssize_t)sizeof(*m) - 8, body);
 	EXPECT_EQ(misc, h->misc);
 	EXPECT_EQ(getpid(), m->pid);
-	EXPECT_EQ(gettid_(), m->tid);
+	EXPECT_EQ(gettid(), m->tid);
 	EXPECT_EQ((uintptr_t)addr, m->addr);
 	EXPECT_EQ(len, m->len);
 	EXPECT_EQ(pgoff, m->pgoff);
@@ -168,22 +196,13 @@ TEST_F(mm, mmap2_exec_file)
 	struct perf_event_header *h;
 	struct mmap2_rec *m;
 	struct stat st;
-	ssize_t len;
 	void *p;
 
-	self->attr.mmap = 1;
-	self->attr.mmap2 = 1;
 	ASSERT_EQ(0, rb_event_open(&self->ev, &self->attr, 0, -1, RB_PAGES));
 	ASSERT_EQ(0, fstat(self->file, &st));
 
-	p = mmap(NULL, 2 * self->psz, PROT_READ | PROT_EXEC, MAP_PRIVATE,
-		 self->file, self->psz);
-	ASSERT_NE(MAP_FAILED, p);
-	len = drain(_metadata, &self->ev);
-	munmap(p, 2 * self->psz);
-
-	h = find_map(rbuf, len, p);
-	ASSERT_NE(NULL, h);
+	h = map_record(_metadata, self, self->file, 2 * self->psz,
+		       PROT_READ | PROT_EXEC, MAP_PRIVATE, self->psz, &p);
 	check_mmap2(_metadata, h, p, 2 * self->psz, self->psz,
 		    PROT_READ | PROT_EXEC, MAP_PRIVATE, self->path,
 		    PERF_RECORD_MISC_USER);
@@ -191,27 +210,18 @@ TEST_F(mm, mmap2_exec_file)
 	EXPECT_EQ(major(st.st_dev), m->maj);
 	EXPECT_EQ(minor(st.st_dev), m->min);
 	EXPECT_EQ(st.st_ino, m->ino);
-	check_trailer(_metadata, h, self->ev.id, self->cpu);
+	check_trailer(_metadata, self, h);
 }
 
 /* A shared writable executable mapping: MAP_SHARED and all of prot. */
 TEST_F(mm, mmap2_shared_rwx)
 {
 	struct perf_event_header *h;
-	ssize_t len;
 	void *p;
 
-	self->attr.mmap = 1;
-	self->attr.mmap2 = 1;
 	ASSERT_EQ(0, rb_event_open(&self->ev, &self->attr, 0, -1, RB_PAGES));
-	p = mmap(NULL, self->psz, PROT_READ | PROT_WRITE | PROT_EXEC,
-		 MAP_SHARED, self->file, 0);
-	ASSERT_NE(MAP_FAILED, p);
-	len = drain(_metadata, &self->ev);
-	munmap(p, self->psz);
-
-	h = find_map(rbuf, len, p);
-	ASSERT_NE(NULL, h);
+	h = map_record(_metadata, self, self->file, self->psz,
+		       PROT_READ | PROT_WRITE | PROT_EXEC, MAP_SHARED, 0, &p);
 	check_mmap2(_metadata, h, p, self->psz, 0,
 		    PROT_READ | PROT_WRITE | PROT_EXEC, MAP_SHARED, self->path,
 		    PERF_RECORD_MISC_USER);
@@ -223,30 +233,24 @@ TEST_F(mm, mmap_exec_file)
 	struct perf_event_header *h;
 	struct rec_sample_id sid;
 	struct mmap_rec *m;
-	ssize_t len, body;
+	ssize_t body;
 	void *p;
 
-	self->attr.mmap = 1;
+	self->attr.mmap2 = 0;
 	ASSERT_EQ(0, rb_event_open(&self->ev, &self->attr, 0, -1, RB_PAGES));
-	p = mmap(NULL, self->psz, PROT_READ | PROT_EXEC, MAP_PRIVATE,
-		 self->file, 2 * self->psz);
-	ASSERT_NE(MAP_FAILED, p);
-	len = drain(_metadata, &self->ev);
-	munmap(p, self->psz);
-
-	h = find_map(rbuf, len, p);
-	ASSERT_NE(NULL, h);
+	h = map_record(_metadata, self, self->file, self->psz,
+		       PROT_READ | PROT_EXEC, MAP_PRIVATE, 2 * self->psz, &p);
 	m = (struct mmap_rec *)h;
 	EXPECT_EQ(PERF_RECORD_MMAP, h->type);
 	EXPECT_EQ(PERF_RECORD_MISC_USER, h->misc);
 	EXPECT_EQ(getpid(), m->pid);
-	EXPECT_EQ(gettid_(), m->tid);
+	EXPECT_EQ(gettid(), m->tid);
 	EXPECT_EQ(self->psz, m->len);
 	EXPECT_EQ(2 * self->psz, m->pgoff);
 	EXPECT_STREQ(self->path, m->name);
 	body = rec_sample_id(h, SB_SAMPLE_TYPE, &sid);
 	EXPECT_TRUE(rec_string_ok(m->name, body - (sizeof(*m) - 8)));
-	check_trailer(_metadata, h, self->ev.id, self->cpu);
+	check_trailer(_metadata, self, h);
 }
 
 /*
@@ -269,19 +273,13 @@ TEST_F(mm, mmap2_data_anon)
 {
 	struct perf_event_header *h;
 	struct mmap2_rec *m;
-	ssize_t len;
 	void *p;
 
-	self->attr.mmap = 1;
-	self->attr.mmap2 = 1;
 	self->attr.mmap_data = 1;
 	ASSERT_EQ(0, rb_event_open(&self->ev, &self->attr, 0, -1, RB_PAGES));
 	p = map_lone_page(self->psz, PROT_READ | PROT_WRITE);
 	ASSERT_NE(MAP_FAILED, p);
-	len = drain(_metadata, &self->ev);
-
-	h = find_map(rbuf, len, p);
-	ASSERT_NE(NULL, h);
+	h = drain_find(_metadata, &self->ev, p);
 	check_mmap2(_metadata, h, p, self->psz, (uintptr_t)p,
 		    PROT_READ | PROT_WRITE, MAP_PRIVATE, "//anon",
 		    PERF_RECORD_MISC_USER | PERF_RECORD_MISC_MMAP_DATA);
@@ -290,27 +288,19 @@ TEST_F(mm, mmap2_data_anon)
 	EXPECT_EQ(0, m->min);
 	EXPECT_EQ(0, m->ino);
 	EXPECT_EQ(0, m->ino_generation);
-	check_trailer(_metadata, h, self->ev.id, self->cpu);
+	check_trailer(_metadata, self, h);
 }
 
 /* A data file mapping with mmap_data: the file's path, MMAP_DATA. */
 TEST_F(mm, mmap2_data_file)
 {
 	struct perf_event_header *h;
-	ssize_t len;
 	void *p;
 
-	self->attr.mmap = 1;
-	self->attr.mmap2 = 1;
 	self->attr.mmap_data = 1;
 	ASSERT_EQ(0, rb_event_open(&self->ev, &self->attr, 0, -1, RB_PAGES));
-	p = mmap(NULL, self->psz, PROT_READ, MAP_SHARED, self->file, 0);
-	ASSERT_NE(MAP_FAILED, p);
-	len = drain(_metadata, &self->ev);
-	munmap(p, self->psz);
-
-	h = find_map(rbuf, len, p);
-	ASSERT_NE(NULL, h);
+	h = map_record(_metadata, self, self->file, self->psz, PROT_READ,
+		       MAP_SHARED, 0, &p);
 	check_mmap2(_metadata, h, p, self->psz, 0, PROT_READ, MAP_SHARED,
 		    self->path,
 		    PERF_RECORD_MISC_USER | PERF_RECORD_MISC_MMAP_DATA);
@@ -328,8 +318,6 @@ TEST_F(mm, data_and_exec_selection)
 	struct perf_event_header *h;
 	ssize_t len;
 
-	self->attr.mmap = 1;
-	self->attr.mmap2 = 1;
 	ASSERT_EQ(0, rb_event_open(&self->ev, &self->attr, 0, -1, RB_PAGES));
 	sb_attr_init(&attr);
 	attr.mmap_data = 1;
@@ -369,8 +357,6 @@ TEST_F(mm, mprotect_exec)
 	ssize_t len;
 	void *p;
 
-	self->attr.mmap = 1;
-	self->attr.mmap2 = 1;
 	ASSERT_EQ(0, rb_event_open(&self->ev, &self->attr, 0, -1, RB_PAGES));
 	p = map_lone_page(self->psz, PROT_READ | PROT_WRITE);
 	ASSERT_NE(MAP_FAILED, p);
@@ -378,9 +364,7 @@ TEST_F(mm, mprotect_exec)
 	EXPECT_EQ(NULL, find_map(rbuf, len, p));
 
 	ASSERT_EQ(0, mprotect(p, self->psz, PROT_READ | PROT_EXEC));
-	len = drain(_metadata, &self->ev);
-	h = find_map(rbuf, len, p);
-	ASSERT_NE(NULL, h);
+	h = drain_find(_metadata, &self->ev, p);
 	check_mmap2(_metadata, h, p, self->psz, (uintptr_t)p,
 		    PROT_READ | PROT_EXEC, MAP_PRIVATE, "//anon",
 		    PERF_RECORD_MISC_USER);
@@ -410,7 +394,7 @@ TEST_F(mm, heap)
 	struct perf_event_header *h;
 	struct gated_child c;
 	struct mmap2_rec *m;
-	int found = 0, status;
+	int found = 0;
 	ssize_t len;
 	pid_t pid;
 
@@ -421,16 +405,8 @@ TEST_F(mm, heap)
 	}
 	pid = c.pid;
 	ASSERT_LT(0, pid);
-	self->attr.mmap = 1;
-	self->attr.mmap2 = 1;
 	self->attr.mmap_data = 1;
-	self->attr.disabled = 1;
-	self->attr.enable_on_exec = 1;
-	ASSERT_EQ(0, rb_event_open(&self->ev, &self->attr, pid, -1, RB_PAGES));
-	ASSERT_EQ(0, gate_release(&c));
-	status = gated_wait(&c);
-	ASSERT_TRUE(WIFEXITED(status));
-	ASSERT_EQ(0, WEXITSTATUS(status));
+	ASSERT_EQ(0, rb_event_run_exec(&self->ev, &self->attr, &c, RB_PAGES));
 	len = drain(_metadata, &self->ev);
 
 	rec_for_each(h, rbuf, len) {
@@ -482,8 +458,6 @@ TEST_F(mm, stack)
 	int here;
 	ssize_t len;
 
-	self->attr.mmap = 1;
-	self->attr.mmap2 = 1;
 	self->attr.mmap_data = 1;
 	ASSERT_EQ(0, rb_event_open(&self->ev, &self->attr, 0, -1, RB_PAGES));
 	grow_stack(1024);
@@ -561,7 +535,6 @@ TEST_F(mm, mmap2_build_id)
 	struct mmap2_rec *m;
 	__u8 want[20] = { 0 };
 	size_t idlen;
-	ssize_t len;
 	void *p;
 	int fd;
 
@@ -570,20 +543,13 @@ TEST_F(mm, mmap2_build_id)
 	if (!idlen)
 		SKIP(return, "the test program has no build id");
 
-	self->attr.mmap = 1;
-	self->attr.mmap2 = 1;
 	self->attr.build_id = 1;
 	ASSERT_EQ(0, rb_event_open(&self->ev, &self->attr, 0, -1, RB_PAGES));
 	fd = open(exe, O_RDONLY);
 	ASSERT_LE(0, fd);
-	p = mmap(NULL, self->psz, PROT_READ | PROT_EXEC, MAP_PRIVATE, fd, 0);
-	ASSERT_NE(MAP_FAILED, p);
+	h = map_record(_metadata, self, fd, self->psz, PROT_READ | PROT_EXEC,
+		       MAP_PRIVATE, 0, &p);
 	close(fd);
-	len = drain(_metadata, &self->ev);
-	munmap(p, self->psz);
-
-	h = find_map(rbuf, len, p);
-	ASSERT_NE(NULL, h);
 	check_mmap2(_metadata, h, p, self->psz, 0, PROT_READ | PROT_EXEC,
 		    MAP_PRIVATE, exe,
 		    PERF_RECORD_MISC_USER | PERF_RECORD_MISC_MMAP_BUILD_ID);
@@ -592,7 +558,7 @@ TEST_F(mm, mmap2_build_id)
 	EXPECT_EQ(0, m->res1);
 	EXPECT_EQ(0, m->res2);
 	EXPECT_EQ(0, memcmp(want, m->build_id, sizeof(want)));
-	check_trailer(_metadata, h, self->ev.id, self->cpu);
+	check_trailer(_metadata, self, h);
 }
 
 /*
@@ -603,22 +569,13 @@ TEST_F(mm, mmap2_build_id_none)
 {
 	struct perf_event_header *h;
 	struct stat st;
-	ssize_t len;
 	void *p;
 
-	self->attr.mmap = 1;
-	self->attr.mmap2 = 1;
 	self->attr.build_id = 1;
 	ASSERT_EQ(0, rb_event_open(&self->ev, &self->attr, 0, -1, RB_PAGES));
 	ASSERT_EQ(0, fstat(self->file, &st));
-	p = mmap(NULL, self->psz, PROT_READ | PROT_EXEC, MAP_PRIVATE,
-		 self->file, 0);
-	ASSERT_NE(MAP_FAILED, p);
-	len = drain(_metadata, &self->ev);
-	munmap(p, self->psz);
-
-	h = find_map(rbuf, len, p);
-	ASSERT_NE(NULL, h);
+	h = map_record(_metadata, self, self->file, self->psz,
+		       PROT_READ | PROT_EXEC, MAP_PRIVATE, 0, &p);
 	check_mmap2(_metadata, h, p, self->psz, 0, PROT_READ | PROT_EXEC,
 		    MAP_PRIVATE, self->path, PERF_RECORD_MISC_USER);
 	EXPECT_EQ(st.st_ino, ((struct mmap2_rec *)h)->ino);
@@ -627,27 +584,19 @@ TEST_F(mm, mmap2_build_id_none)
 /* A disabled event records nothing; enabled, it does. */
 TEST_F(mm, disabled_event)
 {
-	ssize_t len;
 	void *p;
 
-	self->attr.mmap = 1;
-	self->attr.mmap2 = 1;
 	self->attr.disabled = 1;
 	ASSERT_EQ(0, rb_event_open(&self->ev, &self->attr, 0, -1, RB_PAGES));
 	p = mmap(NULL, self->psz, PROT_READ | PROT_EXEC, MAP_PRIVATE,
 		 self->file, 0);
 	ASSERT_NE(MAP_FAILED, p);
 	munmap(p, self->psz);
-	len = drain(_metadata, &self->ev);
-	EXPECT_EQ(0, len);
+	EXPECT_EQ(0, drain(_metadata, &self->ev));
 
 	ASSERT_EQ(0, ioctl(self->ev.fd, PERF_EVENT_IOC_ENABLE, 0));
-	p = mmap(NULL, self->psz, PROT_READ | PROT_EXEC, MAP_PRIVATE,
-		 self->file, 0);
-	ASSERT_NE(MAP_FAILED, p);
-	len = drain(_metadata, &self->ev);
-	munmap(p, self->psz);
-	EXPECT_NE(NULL, find_map(rbuf, len, p));
+	map_record(_metadata, self, self->file, self->psz,
+		   PROT_READ | PROT_EXEC, MAP_PRIVATE, 0, &p);
 }
 
 /*
@@ -663,25 +612,17 @@ TEST_F(mm, cpu_wide)
 	ssize_t len;
 	void *p;
 
-	self->attr.mmap = 1;
-	self->attr.mmap2 = 1;
 	ASSERT_EQ(0, rb_event_open(&self->ev, &self->attr, -1, self->cpu,
 				   RB_PAGES));
 	/* Another online CPU, if there is one. */
 	for (cpu = 0; cpu < ncpus && ev2.fd < 0; cpu++)
 		if (cpu != self->cpu)
 			rb_event_open(&ev2, &self->attr, -1, cpu, RB_PAGES);
-	p = mmap(NULL, self->psz, PROT_READ | PROT_EXEC, MAP_PRIVATE,
-		 self->file, 0);
-	ASSERT_NE(MAP_FAILED, p);
-	len = drain(_metadata, &self->ev);
-	munmap(p, self->psz);
-
-	h = find_map(rbuf, len, p);
-	ASSERT_NE(NULL, h);
+	h = map_record(_metadata, self, self->file, self->psz,
+		       PROT_READ | PROT_EXEC, MAP_PRIVATE, 0, &p);
 	check_mmap2(_metadata, h, p, self->psz, 0, PROT_READ | PROT_EXEC,
 		    MAP_PRIVATE, self->path, PERF_RECORD_MISC_USER);
-	check_trailer(_metadata, h, self->ev.id, self->cpu);
+	check_trailer(_metadata, self, h);
 
 	if (ev2.fd >= 0) {
 		len = drain(_metadata, &ev2);

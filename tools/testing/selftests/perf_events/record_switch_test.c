@@ -28,11 +28,6 @@ struct switch_cpu_rec {
 	__u32 next_prev_pid, next_prev_tid;
 };
 
-static pid_t gettid_(void)
-{
-	return syscall(SYS_gettid);
-}
-
 FIXTURE(sw) {
 	int cpu;
 	struct perf_event_attr attr;
@@ -101,7 +96,7 @@ TEST_F(sw, per_task)
 		ASSERT_EQ(PERF_RECORD_SWITCH, h->type);
 		ASSERT_EQ(0, rec_sample_id(h, SB_SAMPLE_TYPE, &sid));
 		EXPECT_EQ(getpid(), sid.pid);
-		EXPECT_EQ(gettid_(), sid.tid);
+		EXPECT_EQ(gettid(), sid.tid);
 		EXPECT_EQ(self->ev.id, sid.id);
 		EXPECT_EQ(self->ev.id, sid.identifier);
 		EXPECT_EQ(self->cpu, sid.cpu);
@@ -169,11 +164,11 @@ TEST_F(sw, cpu_wide)
 		EXPECT_EQ(self->cpu, sid.cpu);
 		EXPECT_EQ(0, h->misc & ~SWITCH_OUT_PREEMPT);
 		if (!(h->misc & PERF_RECORD_MISC_SWITCH_OUT) ||
-		    sid.tid != (__u32)gettid_())
+		    sid.tid != (__u32)gettid())
 			continue;
 		ours_out++;
 		r = (struct switch_cpu_rec *)h;
-		EXPECT_NE(gettid_(), r->next_prev_tid);
+		EXPECT_NE(gettid(), r->next_prev_tid);
 		/* The next switch in on this CPU is that of the next task. */
 		for (h2 = (void *)((char *)h + h->size);
 		     (char *)h2 < rbuf + len;
@@ -183,7 +178,7 @@ TEST_F(sw, cpu_wide)
 			ASSERT_EQ(8, rec_sample_id(h2, SB_SAMPLE_TYPE, &sid2));
 			EXPECT_EQ(r->next_prev_tid, sid2.tid);
 			EXPECT_EQ(r->next_prev_pid, sid2.pid);
-			EXPECT_EQ(gettid_(),
+			EXPECT_EQ(gettid(),
 				  ((struct switch_cpu_rec *)h2)->next_prev_tid);
 			EXPECT_EQ(getpid(),
 				  ((struct switch_cpu_rec *)h2)->next_prev_pid);

@@ -64,11 +64,6 @@ struct ns_rec {
 	struct perf_ns_link_info ns[];
 };
 
-static pid_t gettid_(void)
-{
-	return syscall(SYS_gettid);
-}
-
 /*
  * The test pins itself to one CPU, so that per-CPU inherited events (the
  * only kind that can have a buffer) see its children, which inherit the
@@ -107,13 +102,17 @@ static void check_trailer(struct __test_metadata *_metadata,
 	EXPECT_EQ(0, sid.res);
 }
 
-static void reap(struct __test_metadata *_metadata, pid_t pid)
+/* Fork a child that runs @work (if not NULL) and exits; reap it: its pid. */
+static pid_t fork_and_reap(struct __test_metadata *_metadata,
+			   int (*work)(void))
 {
-	int status;
+	pid_t child = fork();
 
-	ASSERT_EQ(pid, waitpid(pid, &status, 0));
-	ASSERT_TRUE(WIFEXITED(status));
-	ASSERT_EQ(0, WEXITSTATUS(status));
+	ASSERT_LE(0, child);
+	if (!child)
+		_exit(work && work() ? 1 : 0);
+	ASSERT_EQ(0, reap_status(child));
+	return child;
 }
 
 /* The first record of @type whose task field is @tid (-1: any). */
@@ -212,6 +211,15 @@ static ssize_t drain(struct __test_metadata *_metadata, struct rb_event *ev)
 	return len < 0 ? 0 : len;
 }
 
+/* The trailer of a record this thread caused, in the fixture's event. */
+static void check_own_trailer(struct __test_metadata *_metadata,
+			      FIXTURE_DATA(task) *self,
+			      const struct perf_event_header *h)
+{
+	check_trailer(_metadata, h, getpid(), gettid(), self->ev.id, self->cpu,
+		      false);
+}
+
 /* prctl(PR_SET_NAME) and /proc/self/comm: a COMM without COMM_EXEC. */
 TEST_F(task, comm_prctl_and_proc)
 {
@@ -227,15 +235,13 @@ TEST_F(task, comm_prctl_and_proc)
 
 	len = drain(_metadata, &self->ev);
 	ASSERT_EQ(2, count_type(rbuf, len, PERF_RECORD_COMM));
-	h = find_rec(rbuf, len, PERF_RECORD_COMM, gettid_());
+	h = find_rec(rbuf, len, PERF_RECORD_COMM, gettid());
 	ASSERT_NE(NULL, h);
-	check_comm(_metadata, h, getpid(), gettid_(), "rec-comm-one", 0);
-	check_trailer(_metadata, h, getpid(), gettid_(), self->ev.id, self->cpu,
-		      false);
+	check_comm(_metadata, h, getpid(), gettid(), "rec-comm-one", 0);
+	check_own_trailer(_metadata, self, h);
 	h = (void *)((char *)h + h->size);
-	check_comm(_metadata, h, getpid(), gettid_(), "rec-comm-two", 0);
-	check_trailer(_metadata, h, getpid(), gettid_(), self->ev.id, self->cpu,
-		      false);
+	check_comm(_metadata, h, getpid(), gettid(), "rec-comm-two", 0);
+	check_own_trailer(_metadata, self, h);
 }
 
 /* Names of 15 characters fill the comm: the record pads to 16 + 8. */
@@ -249,10 +255,10 @@ TEST_F(task, comm_long_name)
 	open_self(_metadata, &self->ev, &self->attr, self->cpu);
 	ASSERT_EQ(0, prctl(PR_SET_NAME, "0123456789abcdefghij"));
 	len = drain(_metadata, &self->ev);
-	h = find_rec(rbuf, len, PERF_RECORD_COMM, gettid_());
+	h = find_rec(rbuf, len, PERF_RECORD_COMM, gettid());
 	ASSERT_NE(NULL, h);
 	EXPECT_EQ(8 + 16, rec_sample_id(h, SB_SAMPLE_TYPE, &sid));
-	check_comm(_metadata, h, getpid(), gettid_(), "0123456789abcde", 0);
+	check_comm(_metadata, h, getpid(), gettid(), "0123456789abcde", 0);
 }
 
 static void *idle_thread(void *arg)
@@ -264,7 +270,7 @@ static void *idle_thread(void *arg)
 static void *wait_thread(void *arg)
 {
 	int *p = arg;
-	pid_t tid = gettid_();
+	pid_t tid = gettid();
 	char ch;
 
 	if (write(p[1], &tid, sizeof(tid)) != sizeof(tid) ||
@@ -292,7 +298,7 @@ TEST_F(task, comm_other_thread)
 	p[1] = from_thread[1];
 	ASSERT_EQ(0, pthread_create(&t, NULL, wait_thread, p));
 	ASSERT_EQ(sizeof(tid), read(from_thread[0], &tid, sizeof(tid)));
-	ASSERT_NE(gettid_(), tid);
+	ASSERT_NE(gettid(), tid);
 
 	self->attr.comm = 1;
 	open_self(_metadata, &self->ev, &self->attr, self->cpu);
@@ -311,8 +317,7 @@ TEST_F(task, comm_other_thread)
 	h = find_rec(rbuf, len, PERF_RECORD_COMM, tid);
 	ASSERT_NE(NULL, h);
 	check_comm(_metadata, h, getpid(), tid, "rec-thread", 0);
-	check_trailer(_metadata, h, getpid(), gettid_(), self->ev.id, self->cpu,
-		      false);
+	check_own_trailer(_metadata, self, h);
 }
 
 /* An event without attr.comm gets no COMM; a disabled one neither. */
@@ -360,6 +365,31 @@ static void check_task_rec(struct __test_metadata *_metadata,
 	EXPECT_NE(0, t->time);
 }
 
+/* A FORK of (@pid, @tid) by this thread, in the fixture's event. */
+static void check_fork(struct __test_metadata *_metadata,
+		       FIXTURE_DATA(task) *self, struct perf_event_header *h,
+		       pid_t pid, pid_t tid)
+{
+	ASSERT_NE(NULL, h);
+	check_task_rec(_metadata, h, pid, getpid(), tid, gettid());
+	check_own_trailer(_metadata, self, h);
+}
+
+/*
+ * The EXIT of (@pid, @tid), whose real parent is of process @ppid, in the
+ * fixture's event: written on CPU @cpu (-1: any), by an inherited copy
+ * if @inherited.
+ */
+static void check_exit(struct __test_metadata *_metadata,
+		       FIXTURE_DATA(task) *self, struct perf_event_header *h,
+		       pid_t pid, pid_t tid, pid_t ppid, int cpu,
+		       bool inherited)
+{
+	ASSERT_NE(NULL, h);
+	check_task_rec(_metadata, h, pid, ppid, tid, ppid);
+	check_trailer(_metadata, h, pid, tid, self->ev.id, cpu, inherited);
+}
+
 /*
  * fork(): FORK from the parent's event, EXIT from the child's inherited
  * copy, both into the parent's buffer.
@@ -373,12 +403,7 @@ TEST_F(task, fork_and_exit)
 	self->attr.task = 1;
 	self->attr.inherit = 1;
 	open_self(_metadata, &self->ev, &self->attr, self->cpu);
-
-	child = fork();
-	ASSERT_LE(0, child);
-	if (!child)
-		_exit(0);
-	reap(_metadata, child);
+	child = fork_and_reap(_metadata, NULL);
 
 	len = drain(_metadata, &self->ev);
 	EXPECT_EQ(1, count_type(rbuf, len, PERF_RECORD_FORK));
@@ -389,12 +414,9 @@ TEST_F(task, fork_and_exit)
 	ASSERT_NE(NULL, exit_h);
 	EXPECT_LT((char *)fork_h, (char *)exit_h);
 
-	check_task_rec(_metadata, fork_h, child, getpid(), child, gettid_());
-	check_trailer(_metadata, fork_h, getpid(), gettid_(), self->ev.id,
-		      self->cpu, false);
-	check_task_rec(_metadata, exit_h, child, getpid(), child, getpid());
-	check_trailer(_metadata, exit_h, child, child, self->ev.id, self->cpu,
-		      true);
+	check_fork(_metadata, self, fork_h, child, child);
+	check_exit(_metadata, self, exit_h, child, child, getpid(), self->cpu,
+		   true);
 	EXPECT_LE(((struct task_rec *)fork_h)->time,
 		  ((struct task_rec *)exit_h)->time);
 }
@@ -436,13 +458,10 @@ TEST_F(task, thread_fork_and_exit)
 	h = find_rec(rbuf, len, PERF_RECORD_FORK, -1);
 	tid = ((struct task_rec *)h)->tid;
 	EXPECT_NE(getpid(), tid);
-	check_task_rec(_metadata, h, getpid(), getpid(), tid, gettid_());
-	check_trailer(_metadata, h, getpid(), gettid_(), self->ev.id, self->cpu,
-		      false);
+	check_fork(_metadata, self, h, getpid(), tid);
 	h = find_rec(rbuf, len, PERF_RECORD_EXIT, tid);
-	ASSERT_NE(NULL, h);
-	check_task_rec(_metadata, h, getpid(), getppid(), tid, getppid());
-	check_trailer(_metadata, h, getpid(), tid, self->ev.id, self->cpu, true);
+	check_exit(_metadata, self, h, getpid(), tid, getppid(), self->cpu,
+		   true);
 }
 
 /* FORK and EXIT also go to events that asked for COMM or MMAP records. */
@@ -451,7 +470,6 @@ TEST_F(task, fork_exit_for_comm_and_mmap)
 	struct perf_event_attr attr;
 	struct rb_event ev[4];
 	ssize_t len;
-	pid_t child;
 	int i;
 
 	for (i = 0; i < 4; i++) {
@@ -464,11 +482,7 @@ TEST_F(task, fork_exit_for_comm_and_mmap)
 		ASSERT_EQ(0, rb_event_open(&ev[i], &attr, 0, self->cpu,
 					   RB_PAGES));
 	}
-	child = fork();
-	ASSERT_LE(0, child);
-	if (!child)
-		_exit(0);
-	reap(_metadata, child);
+	fork_and_reap(_metadata, NULL);
 
 	for (i = 0; i < 4; i++) {
 		len = drain(_metadata, &ev[i]);
@@ -488,23 +502,14 @@ TEST_F(task, fork_exit_cpu_wide)
 	self->attr.task = 1;
 	ASSERT_EQ(0, rb_event_open(&self->ev, &self->attr, -1, self->cpu,
 				   RB_PAGES));
-
-	child = fork();
-	ASSERT_LE(0, child);
-	if (!child)
-		_exit(0);
-	reap(_metadata, child);
+	child = fork_and_reap(_metadata, NULL);
 
 	len = drain(_metadata, &self->ev);
 	h = find_rec(rbuf, len, PERF_RECORD_FORK, child);
-	ASSERT_NE(NULL, h);
-	check_task_rec(_metadata, h, child, getpid(), child, gettid_());
-	check_trailer(_metadata, h, getpid(), gettid_(), self->ev.id, self->cpu,
-		      false);
+	check_fork(_metadata, self, h, child, child);
 	h = find_rec(rbuf, len, PERF_RECORD_EXIT, child);
-	ASSERT_NE(NULL, h);
-	check_task_rec(_metadata, h, child, getpid(), child, getpid());
-	check_trailer(_metadata, h, child, child, self->ev.id, self->cpu, false);
+	check_exit(_metadata, self, h, child, child, getpid(), self->cpu,
+		   false);
 }
 
 /*
@@ -520,7 +525,6 @@ TEST_F(task, exec_comm_mmap_exit)
 	struct gated_child c;
 	struct stat st;
 	ssize_t len;
-	int status;
 	pid_t pid;
 
 	ASSERT_NE(NULL, realpath("/bin/true", target));
@@ -537,13 +541,7 @@ TEST_F(task, exec_comm_mmap_exit)
 	self->attr.mmap = 1;
 	self->attr.mmap2 = 1;
 	self->attr.task = 1;
-	self->attr.disabled = 1;
-	self->attr.enable_on_exec = 1;
-	ASSERT_EQ(0, rb_event_open(&self->ev, &self->attr, pid, -1, RB_PAGES));
-	ASSERT_EQ(0, gate_release(&c));
-	status = gated_wait(&c);
-	ASSERT_TRUE(WIFEXITED(status));
-	ASSERT_EQ(0, WEXITSTATUS(status));
+	ASSERT_EQ(0, rb_event_run_exec(&self->ev, &self->attr, &c, RB_PAGES));
 
 	len = drain(_metadata, &self->ev);
 	rec_for_each(h, rbuf, len) {
@@ -597,8 +595,7 @@ TEST_F(task, exec_comm_mmap_exit)
 	EXPECT_NE(NULL, vdso);
 	ASSERT_NE(NULL, exit_h);
 	EXPECT_EQ((char *)exit_h + exit_h->size, rbuf + len);
-	check_task_rec(_metadata, exit_h, pid, getpid(), pid, getpid());
-	check_trailer(_metadata, exit_h, pid, pid, self->ev.id, -1, false);
+	check_exit(_metadata, self, exit_h, pid, pid, getpid(), -1, false);
 }
 
 /* stat() of /proc/<pid>/ns/<name>: the record's view, 0s if absent. */
@@ -665,20 +662,14 @@ TEST_F(task, namespaces_on_fork)
 	ns_expected(want);
 	/* At least the mount namespace is always there. */
 	ASSERT_NE(0, want[MNT_NS_INDEX].ino);
-
-	child = fork();
-	ASSERT_LE(0, child);
-	if (!child)
-		_exit(0);
-	reap(_metadata, child);
+	child = fork_and_reap(_metadata, NULL);
 
 	len = drain(_metadata, &self->ev);
 	EXPECT_EQ(1, count_type(rbuf, len, PERF_RECORD_NAMESPACES));
 	h = find_rec(rbuf, len, PERF_RECORD_NAMESPACES, child);
 	ASSERT_NE(NULL, h);
 	check_ns(_metadata, h, child, want);
-	check_trailer(_metadata, h, getpid(), gettid_(), self->ev.id, self->cpu,
-		      false);
+	check_own_trailer(_metadata, self, h);
 }
 
 /* unshare(): NAMESPACES with the new namespace, from the task itself. */
@@ -705,7 +696,7 @@ TEST_F(task, namespaces_on_unshare)
 			_exit(1);
 		_exit(0);
 	}
-	reap(_metadata, child);
+	ASSERT_EQ(0, reap_status(child));
 	ASSERT_EQ(sizeof(ret), read(pipefd[0], &ret, sizeof(ret)));
 	ASSERT_EQ(sizeof(want), read(pipefd[0], want, sizeof(want)));
 	if (ret == EINVAL)
@@ -722,6 +713,11 @@ TEST_F(task, namespaces_on_unshare)
 	ASSERT_NE(NULL, h);
 	check_ns(_metadata, h, child, want);
 	check_trailer(_metadata, h, child, child, self->ev.id, self->cpu, true);
+}
+
+static int fault_pages(void)
+{
+	return fault_fresh_pages(TOUCH_PAGES);
 }
 
 /*
@@ -746,12 +742,7 @@ TEST_F(task, inherit_stat_read)
 	self->attr.inherit_stat = 1;
 	self->attr.read_format = RF_TIMES_ID;
 	open_self(_metadata, &self->ev, &self->attr, self->cpu);
-
-	child = fork();
-	ASSERT_LE(0, child);
-	if (!child)
-		_exit(fault_fresh_pages(TOUCH_PAGES) ? 1 : 0);
-	reap(_metadata, child);
+	child = fork_and_reap(_metadata, fault_pages);
 
 	len = drain(_metadata, &self->ev);
 	if (!count_type(rbuf, len, PERF_RECORD_READ) && !ours_kernel())
@@ -775,19 +766,13 @@ TEST_F(task, inherit_stat_read)
 TEST_F(task, no_inherit_stat_no_read)
 {
 	ssize_t len;
-	pid_t child;
 
 	self->attr.type = PERF_TYPE_SOFTWARE;
 	self->attr.config = PERF_COUNT_SW_PAGE_FAULTS;
 	self->attr.inherit = 1;
 	self->attr.task = 1;
 	open_self(_metadata, &self->ev, &self->attr, self->cpu);
-
-	child = fork();
-	ASSERT_LE(0, child);
-	if (!child)
-		_exit(0);
-	reap(_metadata, child);
+	fork_and_reap(_metadata, NULL);
 	len = drain(_metadata, &self->ev);
 	EXPECT_EQ(0, count_type(rbuf, len, PERF_RECORD_READ));
 	EXPECT_EQ(1, count_type(rbuf, len, PERF_RECORD_EXIT));
