@@ -637,11 +637,6 @@ TEST_F(cg, cgroup_removed_later)
 	close(fd);
 }
 
-static int become_nobody(void)
-{
-	return drop_privileges(NOBODY);
-}
-
 /* Watching a cgroup is watching a CPU: not for the unprivileged. */
 TEST_F(cg, unprivileged)
 {

@@ -523,11 +523,6 @@ TEST(uprobe_errors)
 	EXPECT_EQ(-EINVAL, uprobe_open_at(exe_path, 1UL << 40, 0, 0, false));
 }
 
-static int become_nobody(void)
-{
-	return drop_privileges(NOBODY);
-}
-
 /* Only CAP_PERFMON opens probe events, even at perf_event_paranoid -1. */
 TEST(nobody_eacces)
 {
