@@ -32,19 +32,31 @@
 #define KPROBE_LIST	"/sys/kernel/debug/kprobes/list"
 #define PARANOID	"/proc/sys/kernel/perf_event_paranoid"
 
-/* The function the uprobes probe; called through a volatile pointer. */
-__attribute__((noinline, used)) int uprobe_target(int x)
+/*
+ * The function the uprobes probe, called through a pointer the compiler
+ * cannot see through: each call runs it.
+ */
+int uprobe_target(int x)
 {
 	asm volatile("" : "+r" (x));
 	return x + 1;
 }
 
-static int (*volatile target_fn)(int) = uprobe_target;
-
 static void call_target(int nr)
 {
-	while (nr--)
-		target_fn(nr);
+	int (*fn)(int) = uprobe_target;
+
+	while (nr--) {
+		asm volatile("" : "+r" (fn));
+		fn(nr);
+	}
+}
+
+/* The first byte of uprobe_target(), a breakpoint while probed. */
+static unsigned char target_byte(void)
+{
+	return __atomic_load_n((unsigned char *)uprobe_target,
+			       __ATOMIC_RELAXED);
 }
 
 static int pmu_type(const char *pmu)
@@ -94,16 +106,18 @@ static int kprobe_open(const char *func, __u64 offset, bool retprobe,
  */
 static int kprobe_listed(unsigned long addr)
 {
+	char line[512], *end;
 	unsigned long at;
-	char line[512];
 	int found = 0;
 	FILE *f = fopen(KPROBE_LIST, "r");
 
 	if (!f)
 		return -1;
-	while (fgets(line, sizeof(line), f))
-		if (sscanf(line, "%lx", &at) == 1 && at == addr)
+	while (fgets(line, sizeof(line), f)) {
+		at = strtoul(line, &end, 16);
+		if (end != line && at == addr)
 			found = 1;
+	}
 	fclose(f);
 	return found;
 }
@@ -465,15 +479,15 @@ TEST(uprobe_inherit)
 /* While the event exists, the function starts with a breakpoint. */
 TEST(uprobe_exists_while_event_does)
 {
-	unsigned char before = *(volatile unsigned char *)uprobe_target;
+	unsigned char before = target_byte();
 	int fd;
 
 	ASSERT_NE(0xcc, before);
 	fd = uprobe_open(false, 0, false);
 	ASSERT_LE(0, fd);
-	EXPECT_EQ(0xcc, *(volatile unsigned char *)uprobe_target);
+	EXPECT_EQ(0xcc, target_byte());
 	close(fd);
-	EXPECT_EQ(before, *(volatile unsigned char *)uprobe_target);
+	EXPECT_EQ(before, target_byte());
 }
 
 TEST(uprobe_errors)
