@@ -17,10 +17,11 @@ print_var() {
 	make -s --no-print-directory -C "$dir" OUTPUT="$out/selftests" \
 		--eval "print-var: ; @echo \$(notdir \$($1))" print-var
 }
-# Scripts run from the source directory's copy.
-for t in $(print_var TEST_PROGS); do
+# Scripts, and the files they source, run from the source directory's copy.
+for t in $(print_var TEST_PROGS) $(print_var TEST_FILES); do
 	cp "$dir/$t" "$out/selftests/$t"
 done
 echo $(print_var TEST_GEN_PROGS) $(print_var TEST_PROGS) >"$out/selftests/.tests"
-# Programs the tests run but that are not tests themselves.
-echo $(print_var TEST_GEN_PROGS_EXTENDED) >"$out/selftests/.helpers"
+# Programs and files the tests use but that are not tests themselves.
+echo $(print_var TEST_GEN_PROGS_EXTENDED) $(print_var TEST_FILES) \
+	>"$out/selftests/.helpers"

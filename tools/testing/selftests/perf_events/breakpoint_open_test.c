@@ -17,8 +17,6 @@
  *  - branch stack sampling is EOPNOTSUPP.
  */
 #define _GNU_SOURCE
-#include <linux/capability.h>
-
 #include "perf_test_util.h"
 #include "breakpoint.h"
 #include "../kselftest_harness.h"
@@ -197,27 +195,10 @@ TEST(kernel_address_root)
 	EXPECT_EQ(0, bp_open_errno(&attr, 0, -1));
 }
 
-static int become_nobody(void)
-{
-	return drop_privileges(NOBODY);
-}
-
 /* Stay root, without CAP_SYS_ADMIN but with CAP_PERFMON. */
 static int drop_cap_sys_admin(void)
 {
-	struct __user_cap_header_struct hdr = {
-		.version = _LINUX_CAPABILITY_VERSION_3,
-	};
-	struct __user_cap_data_struct data[_LINUX_CAPABILITY_U32S_3];
-	__u32 bit = 1U << (CAP_SYS_ADMIN % 32);
-	int i = CAP_SYS_ADMIN / 32;
-
-	if (syscall(__NR_capget, &hdr, data))
-		return -1;
-	data[i].effective &= ~bit;
-	data[i].permitted &= ~bit;
-	data[i].inheritable &= ~bit;
-	return syscall(__NR_capset, &hdr, data);
+	return drop_capability(CAP_SYS_ADMIN);
 }
 
 /* The errno of an open by a helper that ran @prepare first, or 0. */

@@ -42,6 +42,12 @@
 
 static struct bp_word words[2];
 
+/* The DR7 bits that enable register @n as an @rw watchpoint of @len. */
+static unsigned long dr7(int n, int rw, int len)
+{
+	return DR_ENABLE(n) | DR_RW(n, rw) | DR_LEN(n, len);
+}
+
 #define DR_OFFSET(n)	offsetof(struct user, u_debugreg[n])
 
 static int poke_dr(pid_t pid, int n, unsigned long value)
@@ -100,13 +106,29 @@ static int cont(pid_t pid)
 	return status;
 }
 
-static bool stopped_by_trap(pid_t pid, int status)
+/* Let the child go on: does it stop on a hardware breakpoint? */
+static bool cont_to_trap(pid_t pid)
 {
+	int status = cont(pid);
 	siginfo_t si;
 
 	return WIFSTOPPED(status) && WSTOPSIG(status) == SIGTRAP &&
 	       !ptrace(PTRACE_GETSIGINFO, pid, 0, &si) &&
 	       si.si_code == TRAP_HWBKPT;
+}
+
+/* The registers DR6 says fired, as a mask of B0-B3. */
+static unsigned long dr_hits(pid_t pid)
+{
+	return peek_dr(pid, 6) & DR6_HITS;
+}
+
+/* Watch @addr with debug register @n, the only one on; 0 or an errno. */
+static int watch(pid_t pid, int n, const void *addr, int rw, int len)
+{
+	int err = poke_dr(pid, n, (unsigned long)addr);
+
+	return err ? err : poke_dr(pid, 7, dr7(n, rw, len));
 }
 
 static bool exited_ok(int status)
@@ -148,27 +170,21 @@ static int nothing(void)
 /* A write watchpoint stops the child right after the write. */
 TEST(write_watchpoint)
 {
-	unsigned long dr7 = DR_ENABLE(0) | DR_RW(0, RW_WRITE) |
-			    DR_LEN(0, LEN_8);
 	pid_t pid = traced_child(write_words);
-	int status;
 
 	ASSERT_LT(0, pid);
-	ASSERT_EQ(0, poke_dr(pid, 0, (unsigned long)&words[0]));
-	ASSERT_EQ(0, poke_dr(pid, 7, dr7));
+	ASSERT_EQ(0, watch(pid, 0, &words[0], RW_WRITE, LEN_8));
 	EXPECT_EQ((unsigned long)&words[0], peek_dr(pid, 0));
-	EXPECT_EQ(dr7, peek_dr(pid, 7));
+	EXPECT_EQ(dr7(0, RW_WRITE, LEN_8), peek_dr(pid, 7));
 
-	status = cont(pid);
-	ASSERT_TRUE(stopped_by_trap(pid, status));
-	EXPECT_EQ(1UL, peek_dr(pid, 6) & DR6_HITS);
+	ASSERT_TRUE(cont_to_trap(pid));
+	EXPECT_EQ(1UL, dr_hits(pid));
 	errno = 0;
 	EXPECT_EQ(1, ptrace(PTRACE_PEEKDATA, pid, &words[0].v, 0));
 	EXPECT_EQ(0, errno);
 
 	/* The second write to words[0] stops it again. */
-	status = cont(pid);
-	ASSERT_TRUE(stopped_by_trap(pid, status));
+	ASSERT_TRUE(cont_to_trap(pid));
 	EXPECT_EQ(3, ptrace(PTRACE_PEEKDATA, pid, &words[0].v, 0));
 
 	/* Disabled: it runs to the end; the address stays. */
@@ -181,21 +197,17 @@ TEST(write_watchpoint)
 TEST(which_watchpoint)
 {
 	pid_t pid = traced_child(write_second_first);
-	int status;
 
 	ASSERT_LT(0, pid);
 	ASSERT_EQ(0, poke_dr(pid, 0, (unsigned long)&words[0]));
 	ASSERT_EQ(0, poke_dr(pid, 1, (unsigned long)&words[1]));
-	ASSERT_EQ(0, poke_dr(pid, 7, DR_ENABLE(0) | DR_RW(0, RW_WRITE) |
-			     DR_LEN(0, LEN_8) | DR_ENABLE(1) |
-			     DR_RW(1, RW_WRITE) | DR_LEN(1, LEN_4)));
+	ASSERT_EQ(0, poke_dr(pid, 7, dr7(0, RW_WRITE, LEN_8) |
+				     dr7(1, RW_WRITE, LEN_4)));
 
-	status = cont(pid);
-	ASSERT_TRUE(stopped_by_trap(pid, status));
-	EXPECT_EQ(2UL, peek_dr(pid, 6) & DR6_HITS);
-	status = cont(pid);
-	ASSERT_TRUE(stopped_by_trap(pid, status));
-	EXPECT_EQ(1UL, peek_dr(pid, 6) & DR6_HITS);
+	ASSERT_TRUE(cont_to_trap(pid));
+	EXPECT_EQ(2UL, dr_hits(pid));
+	ASSERT_TRUE(cont_to_trap(pid));
+	EXPECT_EQ(1UL, dr_hits(pid));
 	EXPECT_TRUE(exited_ok(cont(pid)));
 }
 
@@ -203,15 +215,12 @@ TEST(which_watchpoint)
 TEST(read_watchpoint)
 {
 	pid_t pid = traced_child(read_word);
-	int status;
 
 	ASSERT_LT(0, pid);
-	ASSERT_EQ(0, poke_dr(pid, 3, (unsigned long)&words[0] + 4));
-	ASSERT_EQ(0, poke_dr(pid, 7, DR_ENABLE(3) | DR_RW(3, RW_READ_WRITE) |
-			     DR_LEN(3, LEN_4)));
-	status = cont(pid);
-	ASSERT_TRUE(stopped_by_trap(pid, status));
-	EXPECT_EQ(8UL, peek_dr(pid, 6) & DR6_HITS);
+	ASSERT_EQ(0, watch(pid, 3, (char *)&words[0] + 4, RW_READ_WRITE,
+			   LEN_4));
+	ASSERT_TRUE(cont_to_trap(pid));
+	EXPECT_EQ(8UL, dr_hits(pid));
 	EXPECT_TRUE(exited_ok(cont(pid)));
 }
 
@@ -219,25 +228,21 @@ TEST(read_watchpoint)
 TEST(execute_breakpoint)
 {
 	pid_t pid = traced_child(run_code_twice);
-	int status, i;
+	int i;
 
 	ASSERT_LT(0, pid);
-	ASSERT_EQ(0, poke_dr(pid, 2, (unsigned long)bp_code));
-	ASSERT_EQ(0, poke_dr(pid, 7, DR_ENABLE(2) | DR_RW(2, RW_EXEC) |
-			     DR_LEN(2, LEN_1)));
+	ASSERT_EQ(0, watch(pid, 2, (void *)bp_code, RW_EXEC, LEN_1));
 	for (i = 0; i < 2; i++) {
-		status = cont(pid);
-		ASSERT_TRUE(stopped_by_trap(pid, status));
+		ASSERT_TRUE(cont_to_trap(pid));
 		EXPECT_EQ((unsigned long)bp_code, peek_rip(pid));
-		EXPECT_EQ(4UL, peek_dr(pid, 6) & DR6_HITS);
+		EXPECT_EQ(4UL, dr_hits(pid));
 	}
 	EXPECT_TRUE(exited_ok(cont(pid)));
 }
 
 TEST(bad_registers)
 {
-	unsigned long dr7 = DR_ENABLE(0) | DR_RW(0, RW_WRITE) |
-			    DR_LEN(0, LEN_8);
+	unsigned long set = dr7(0, RW_WRITE, LEN_8);
 	pid_t pid = traced_child(nothing);
 
 	ASSERT_LT(0, pid);
@@ -245,13 +250,11 @@ TEST(bad_registers)
 	EXPECT_EQ(EIO, poke_dr(pid, 5, 0));
 	EXPECT_EQ(EINVAL, poke_dr(pid, 1, KERNEL_ADDR));
 
-	ASSERT_EQ(0, poke_dr(pid, 0, (unsigned long)&words[0]));
-	ASSERT_EQ(0, poke_dr(pid, 7, dr7));
+	ASSERT_EQ(0, watch(pid, 0, &words[0], RW_WRITE, LEN_8));
 	/* I/O breakpoints, execute with a length, misaligned lengths. */
-	EXPECT_EQ(EINVAL, poke_dr(pid, 7, DR_ENABLE(1) | DR_RW(1, RW_IO)));
-	EXPECT_EQ(EINVAL, poke_dr(pid, 7, DR_ENABLE(1) | DR_RW(1, RW_EXEC) |
-				  DR_LEN(1, LEN_4)));
-	EXPECT_EQ(dr7, peek_dr(pid, 7));
+	EXPECT_EQ(EINVAL, poke_dr(pid, 7, dr7(1, RW_IO, LEN_1)));
+	EXPECT_EQ(EINVAL, poke_dr(pid, 7, dr7(1, RW_EXEC, LEN_4)));
+	EXPECT_EQ(set, peek_dr(pid, 7));
 	EXPECT_EQ(EINVAL, poke_dr(pid, 0, (unsigned long)&words[0] + 4));
 	EXPECT_EQ((unsigned long)&words[0], peek_dr(pid, 0));
 
@@ -303,9 +306,7 @@ TEST(not_inherited)
 	pid_t pid = traced_child(fork_and_write);
 
 	ASSERT_LT(0, pid);
-	ASSERT_EQ(0, poke_dr(pid, 0, (unsigned long)&words[0]));
-	ASSERT_EQ(0, poke_dr(pid, 7, DR_ENABLE(0) | DR_RW(0, RW_WRITE) |
-			     DR_LEN(0, LEN_8)));
+	ASSERT_EQ(0, watch(pid, 0, &words[0], RW_WRITE, LEN_8));
 	EXPECT_TRUE(exited_ok(cont(pid)));
 }
 
@@ -322,9 +323,7 @@ TEST(exec_clears)
 	int status;
 
 	ASSERT_LT(0, pid);
-	ASSERT_EQ(0, poke_dr(pid, 0, (unsigned long)&words[0]));
-	ASSERT_EQ(0, poke_dr(pid, 7, DR_ENABLE(0) | DR_RW(0, RW_WRITE) |
-			     DR_LEN(0, LEN_8)));
+	ASSERT_EQ(0, watch(pid, 0, &words[0], RW_WRITE, LEN_8));
 	/* The SIGTRAP that a traced exec sends. */
 	status = cont(pid);
 	ASSERT_TRUE(WIFSTOPPED(status) && WSTOPSIG(status) == SIGTRAP);

@@ -44,6 +44,17 @@ FIXTURE(cg) {
 	pid_t child;		/* a background child, or 0 */
 };
 
+/* Make the cgroup at @path and open its directory: the descriptor. */
+static int make_cgroup(struct __test_metadata *_metadata, const char *path)
+{
+	int fd;
+
+	ASSERT_EQ(0, mkdir(path, 0755));
+	fd = open(path, O_RDONLY | O_DIRECTORY);
+	ASSERT_LE(0, fd);
+	return fd;
+}
+
 FIXTURE_SETUP(cg)
 {
 	self->rootfd = -1;
@@ -61,17 +72,11 @@ FIXTURE_SETUP(cg)
 	snprintf(self->sub, sizeof(self->sub), "%s/sub", self->dir);
 	snprintf(self->other, sizeof(self->other), "%s/perf_cg_other.%d",
 		 self->root, getpid());
-	ASSERT_EQ(0, mkdir(self->dir, 0755));
-	ASSERT_EQ(0, mkdir(self->sub, 0755));
-	ASSERT_EQ(0, mkdir(self->other, 0755));
+	self->fd = make_cgroup(_metadata, self->dir);
+	self->subfd = make_cgroup(_metadata, self->sub);
+	self->otherfd = make_cgroup(_metadata, self->other);
 	self->rootfd = open(self->root, O_RDONLY | O_DIRECTORY);
-	self->fd = open(self->dir, O_RDONLY | O_DIRECTORY);
-	self->subfd = open(self->sub, O_RDONLY | O_DIRECTORY);
-	self->otherfd = open(self->other, O_RDONLY | O_DIRECTORY);
 	ASSERT_LE(0, self->rootfd);
-	ASSERT_LE(0, self->fd);
-	ASSERT_LE(0, self->subfd);
-	ASSERT_LE(0, self->otherfd);
 	if (cg_perf_ready(&self->cg, self->fd)) {
 		/* perf_event is on a v1 hierarchy and v2 has no events. */
 		ASSERT_EQ(ENOENT, errno);
@@ -81,18 +86,16 @@ FIXTURE_SETUP(cg)
 
 FIXTURE_TEARDOWN(cg)
 {
+	int fds[] = { self->rootfd, self->fd, self->subfd, self->otherfd };
+	size_t i;
+
 	if (self->child > 0) {
 		kill(self->child, SIGKILL);
 		waitpid(self->child, NULL, 0);
 	}
-	if (self->rootfd >= 0)
-		close(self->rootfd);
-	if (self->fd >= 0)
-		close(self->fd);
-	if (self->subfd >= 0)
-		close(self->subfd);
-	if (self->otherfd >= 0)
-		close(self->otherfd);
+	for (i = 0; i < ARRAY_SIZE(fds); i++)
+		if (fds[i] >= 0)
+			close(fds[i]);
 	if (self->root) {
 		cg_remove(self->sub);
 		cg_remove(self->dir);
@@ -116,6 +119,16 @@ static int cg_event_open_group(__u64 config, __u64 read_format, bool disabled,
 static int cg_event_open(__u64 config, int cgfd, int cpu)
 {
 	return cg_event_open_group(config, RF_TIMES, false, cgfd, cpu, -1);
+}
+
+/* cg_event_open(), which must succeed. */
+static int cg_counter(struct __test_metadata *_metadata, __u64 config,
+		      int cgfd, int cpu)
+{
+	int fd = cg_event_open(config, cgfd, cpu);
+
+	ASSERT_LE(0, fd);
+	return fd;
 }
 
 /* The workloads a child runs. */
@@ -194,6 +207,18 @@ static struct value_times counted(struct __test_metadata *_metadata, int fd,
 	return vt_sub(b, a);
 }
 
+/* What @fd counted while we slept @ms. */
+static struct value_times slept(struct __test_metadata *_metadata, int fd,
+				unsigned int ms)
+{
+	struct value_times a, b;
+
+	ASSERT_EQ(0, read_value_times(fd, &a));
+	sleep_ms(ms);
+	ASSERT_EQ(0, read_value_times(fd, &b));
+	return vt_sub(b, a);
+}
+
 static void expect_nothing(struct __test_metadata *_metadata,
 			   struct value_times d)
 {
@@ -219,49 +244,44 @@ static void expect_clock(struct __test_metadata *_metadata,
 /* A task of the cgroup spinning on the CPU: counted, with its times. */
 TEST_F(cg, task_clock_inside)
 {
-	struct value_times d;
 	int fd;
 
 	if (self->skip)
 		SKIP(return, "%s", self->skip);
-	fd = cg_event_open(PERF_COUNT_SW_TASK_CLOCK, self->fd, CPU);
-	ASSERT_LE(0, fd);
-	d = counted(_metadata, fd, self->dir, CPU, SPIN, SPIN_MS);
-	expect_clock(_metadata, d, SPIN_MS);
+	fd = cg_counter(_metadata, PERF_COUNT_SW_TASK_CLOCK, self->fd, CPU);
+	expect_clock(_metadata,
+		     counted(_metadata, fd, self->dir, CPU, SPIN, SPIN_MS),
+		     SPIN_MS);
 	close(fd);
 }
 
 /* A task of another cgroup on the CPU: nothing counted, times still. */
 TEST_F(cg, task_clock_outside)
 {
-	struct value_times d;
 	int fd;
 
 	if (self->skip)
 		SKIP(return, "%s", self->skip);
-	fd = cg_event_open(PERF_COUNT_SW_TASK_CLOCK, self->fd, CPU);
-	ASSERT_LE(0, fd);
-	d = counted(_metadata, fd, self->own, CPU, SPIN, SPIN_MS);
-	expect_nothing(_metadata, d);
-	d = counted(_metadata, fd, self->other, CPU, SPIN, SPIN_MS);
-	expect_nothing(_metadata, d);
+	fd = cg_counter(_metadata, PERF_COUNT_SW_TASK_CLOCK, self->fd, CPU);
+	expect_nothing(_metadata,
+		       counted(_metadata, fd, self->own, CPU, SPIN, SPIN_MS));
+	expect_nothing(_metadata,
+		       counted(_metadata, fd, self->other, CPU, SPIN, SPIN_MS));
 	close(fd);
 }
 
 /* A task of the cgroup on another CPU: not this CPU's event's business. */
 TEST_F(cg, task_clock_other_cpu)
 {
-	struct value_times d;
 	int fd;
 
 	if (self->skip)
 		SKIP(return, "%s", self->skip);
 	if (sysconf(_SC_NPROCESSORS_ONLN) < 2)
 		SKIP(return, "needs two CPUs");
-	fd = cg_event_open(PERF_COUNT_SW_TASK_CLOCK, self->fd, CPU);
-	ASSERT_LE(0, fd);
-	d = counted(_metadata, fd, self->dir, OTHER_CPU, SPIN, SPIN_MS);
-	expect_nothing(_metadata, d);
+	fd = cg_counter(_metadata, PERF_COUNT_SW_TASK_CLOCK, self->fd, CPU);
+	expect_nothing(_metadata, counted(_metadata, fd, self->dir, OTHER_CPU,
+					  SPIN, SPIN_MS));
 	close(fd);
 }
 
@@ -273,8 +293,7 @@ TEST_F(cg, times_follow_the_cgroup)
 
 	if (self->skip)
 		SKIP(return, "%s", self->skip);
-	fd = cg_event_open(PERF_COUNT_SW_TASK_CLOCK, self->fd, CPU);
-	ASSERT_LE(0, fd);
+	fd = cg_counter(_metadata, PERF_COUNT_SW_TASK_CLOCK, self->fd, CPU);
 	/* 2 x 20 ms of spinning around 100 ms of sleep. */
 	d = counted(_metadata, fd, self->dir, CPU, SPIN_SLEEP_SPIN, 20);
 	expect_clock(_metadata, d, 40);
@@ -292,8 +311,8 @@ TEST_F(cg, descendants)
 	if (self->skip)
 		SKIP(return, "%s", self->skip);
 	for (i = 0; i < 3; i++) {
-		fds[i] = cg_event_open(PERF_COUNT_SW_TASK_CLOCK, cgfds[i], CPU);
-		ASSERT_LE(0, fds[i]);
+		fds[i] = cg_counter(_metadata, PERF_COUNT_SW_TASK_CLOCK,
+				    cgfds[i], CPU);
 		ASSERT_EQ(0, read_value_times(fds[i], &a[i]));
 	}
 	ASSERT_EQ(0, run_child(self->sub, CPU, SPIN, SPIN_MS));
@@ -309,18 +328,12 @@ TEST_F(cg, descendants)
 /* The root cgroup holds every task, the idle task too. */
 TEST_F(cg, root_cgroup)
 {
-	struct value_times a, b, d;
 	int fd;
 
 	if (self->skip)
 		SKIP(return, "%s", self->skip);
-	fd = cg_event_open(PERF_COUNT_SW_TASK_CLOCK, self->rootfd, CPU);
-	ASSERT_LE(0, fd);
-	ASSERT_EQ(0, read_value_times(fd, &a));
-	sleep_ms(SPIN_MS);
-	ASSERT_EQ(0, read_value_times(fd, &b));
-	d = vt_sub(b, a);
-	expect_clock(_metadata, d, SPIN_MS);
+	fd = cg_counter(_metadata, PERF_COUNT_SW_TASK_CLOCK, self->rootfd, CPU);
+	expect_clock(_metadata, slept(_metadata, fd, SPIN_MS), SPIN_MS);
 	close(fd);
 }
 
@@ -331,14 +344,14 @@ TEST_F(cg, context_switches)
 
 	if (self->skip)
 		SKIP(return, "%s", self->skip);
-	fd = cg_event_open(PERF_COUNT_SW_CONTEXT_SWITCHES, self->fd, CPU);
-	ASSERT_LE(0, fd);
+	fd = cg_counter(_metadata, PERF_COUNT_SW_CONTEXT_SWITCHES, self->fd,
+			CPU);
 	d = counted(_metadata, fd, self->dir, CPU, SWITCH, 20);
 	EXPECT_GE(d.value, 20);
 	EXPECT_GT(d.enabled, 0);
 	EXPECT_EQ(d.enabled, d.running);
-	d = counted(_metadata, fd, self->own, CPU, SWITCH, 20);
-	expect_nothing(_metadata, d);
+	expect_nothing(_metadata,
+		       counted(_metadata, fd, self->own, CPU, SWITCH, 20));
 	close(fd);
 }
 
@@ -349,20 +362,18 @@ TEST_F(cg, page_faults)
 
 	if (self->skip)
 		SKIP(return, "%s", self->skip);
-	fd = cg_event_open(PERF_COUNT_SW_PAGE_FAULTS, self->fd, CPU);
-	ASSERT_LE(0, fd);
+	fd = cg_counter(_metadata, PERF_COUNT_SW_PAGE_FAULTS, self->fd, CPU);
 	d = counted(_metadata, fd, self->dir, CPU, FAULT, TOUCH_PAGES);
 	EXPECT_GE(d.value, TOUCH_PAGES);
 	EXPECT_GT(d.enabled, 0);
-	d = counted(_metadata, fd, self->own, CPU, FAULT, TOUCH_PAGES);
-	expect_nothing(_metadata, d);
+	expect_nothing(_metadata,
+		       counted(_metadata, fd, self->own, CPU, FAULT, TOUCH_PAGES));
 	close(fd);
 }
 
 /* Opened disabled, it counts from ioctl(ENABLE) on, and stops again. */
 TEST_F(cg, enable_disable)
 {
-	struct value_times d;
 	int fd;
 
 	if (self->skip)
@@ -370,14 +381,14 @@ TEST_F(cg, enable_disable)
 	fd = cg_event_open_group(PERF_COUNT_SW_TASK_CLOCK, RF_TIMES, true,
 				 self->fd, CPU, -1);
 	ASSERT_LE(0, fd);
-	d = counted(_metadata, fd, self->dir, CPU, SPIN, 20);
-	expect_nothing(_metadata, d);
+	expect_nothing(_metadata,
+		       counted(_metadata, fd, self->dir, CPU, SPIN, 20));
 	ASSERT_EQ(0, ioctl(fd, PERF_EVENT_IOC_ENABLE, 0));
-	d = counted(_metadata, fd, self->dir, CPU, SPIN, 20);
-	expect_clock(_metadata, d, 20);
+	expect_clock(_metadata,
+		     counted(_metadata, fd, self->dir, CPU, SPIN, 20), 20);
 	ASSERT_EQ(0, ioctl(fd, PERF_EVENT_IOC_DISABLE, 0));
-	d = counted(_metadata, fd, self->dir, CPU, SPIN, 20);
-	expect_nothing(_metadata, d);
+	expect_nothing(_metadata,
+		       counted(_metadata, fd, self->dir, CPU, SPIN, 20));
 	close(fd);
 }
 
@@ -466,7 +477,6 @@ TEST_F(cg, group_mixed)
 /* A running task moved in starts counting at once, moved out stops. */
 TEST_F(cg, move_running_task)
 {
-	struct value_times a, b;
 	int fd;
 
 	if (self->skip)
@@ -474,8 +484,8 @@ TEST_F(cg, move_running_task)
 	if (sysconf(_SC_NPROCESSORS_ONLN) < 2)
 		SKIP(return, "needs two CPUs");
 	ASSERT_EQ(0, pin_to_cpu(CPU));
-	fd = cg_event_open(PERF_COUNT_SW_TASK_CLOCK, self->fd, OTHER_CPU);
-	ASSERT_LE(0, fd);
+	fd = cg_counter(_metadata, PERF_COUNT_SW_TASK_CLOCK, self->fd,
+			OTHER_CPU);
 
 	/* A spinner alone on the other CPU: it is never switched out. */
 	self->child = fork();
@@ -487,24 +497,14 @@ TEST_F(cg, move_running_task)
 	}
 	ASSERT_LT(0, self->child);
 	sleep_ms(20);
-
-	ASSERT_EQ(0, read_value_times(fd, &a));
-	sleep_ms(SPIN_MS);
-	ASSERT_EQ(0, read_value_times(fd, &b));
-	expect_nothing(_metadata, vt_sub(b, a));
+	expect_nothing(_metadata, slept(_metadata, fd, SPIN_MS));
 
 	ASSERT_EQ(0, cg_move(self->dir, self->child));
-	ASSERT_EQ(0, read_value_times(fd, &a));
-	sleep_ms(SPIN_MS);
-	ASSERT_EQ(0, read_value_times(fd, &b));
 	/* Most of the wait: the CPU is the spinner's. */
-	expect_clock(_metadata, vt_sub(b, a), SPIN_MS / 2);
+	expect_clock(_metadata, slept(_metadata, fd, SPIN_MS), SPIN_MS / 2);
 
 	ASSERT_EQ(0, cg_move(self->own, self->child));
-	ASSERT_EQ(0, read_value_times(fd, &a));
-	sleep_ms(SPIN_MS);
-	ASSERT_EQ(0, read_value_times(fd, &b));
-	expect_nothing(_metadata, vt_sub(b, a));
+	expect_nothing(_metadata, slept(_metadata, fd, SPIN_MS));
 	close(fd);
 }
 
@@ -520,9 +520,8 @@ TEST_F(cg, every_cpu)
 	n = allowed_cpus(cpus, 8);
 	ASSERT_LT(0, n);
 	for (i = 0; i < n; i++) {
-		fds[i] = cg_event_open(PERF_COUNT_SW_TASK_CLOCK, self->fd,
-				       cpus[i]);
-		ASSERT_LE(0, fds[i]);
+		fds[i] = cg_counter(_metadata, PERF_COUNT_SW_TASK_CLOCK,
+				    self->fd, cpus[i]);
 		ASSERT_EQ(0, read_value_times(fds[i], &a[i]));
 	}
 	for (i = 0; i < n; i++)
@@ -601,9 +600,7 @@ TEST_F(cg, removed_cgroup)
 	if (self->skip)
 		SKIP(return, "%s", self->skip);
 	snprintf(path, sizeof(path), "%s/gone", self->dir);
-	ASSERT_EQ(0, mkdir(path, 0755));
-	cgfd = open(path, O_RDONLY | O_DIRECTORY);
-	ASSERT_LE(0, cgfd);
+	cgfd = make_cgroup(_metadata, path);
 	ASSERT_EQ(0, rmdir(path));
 	fd = cg_event_open(PERF_COUNT_SW_TASK_CLOCK, cgfd, CPU);
 	EXPECT_EQ(-1, fd);
@@ -614,32 +611,22 @@ TEST_F(cg, removed_cgroup)
 /* An event opened before its cgroup goes away keeps its count. */
 TEST_F(cg, cgroup_removed_later)
 {
-	struct value_times a, b;
 	char path[PATH_MAX];
+	struct value_times a;
 	int cgfd, fd;
 
 	if (self->skip)
 		SKIP(return, "%s", self->skip);
 	snprintf(path, sizeof(path), "%s/later", self->dir);
-	ASSERT_EQ(0, mkdir(path, 0755));
-	cgfd = open(path, O_RDONLY | O_DIRECTORY);
-	ASSERT_LE(0, cgfd);
-	fd = cg_event_open(PERF_COUNT_SW_TASK_CLOCK, cgfd, CPU);
-	ASSERT_LE(0, fd);
+	cgfd = make_cgroup(_metadata, path);
+	fd = cg_counter(_metadata, PERF_COUNT_SW_TASK_CLOCK, cgfd, CPU);
 	close(cgfd);
 	ASSERT_EQ(0, run_child(path, CPU, SPIN, 20));
 	cg_remove(path);
 	ASSERT_EQ(0, read_value_times(fd, &a));
 	EXPECT_GE(a.value, 18 * NSEC_PER_MSEC);
-	sleep_ms(20);
-	ASSERT_EQ(0, read_value_times(fd, &b));
-	expect_nothing(_metadata, vt_sub(b, a));
+	expect_nothing(_metadata, slept(_metadata, fd, 20));
 	close(fd);
-}
-
-static int become_nobody(void)
-{
-	return drop_privileges(NOBODY);
 }
 
 /* Watching a cgroup is watching a CPU: not for the unprivileged. */
@@ -740,7 +727,6 @@ TEST(cgroup_v1)
 {
 	char dir[PATH_MAX] = V1_MNT "/perf_cg";
 	int cgfd, fd, tries, nr = -1;
-	struct value_times d;
 
 	mkdir(V1_MNT, 0755);
 	if (mount("none", V1_MNT, "cgroup", 0, "perf_event")) {
@@ -748,15 +734,11 @@ TEST(cgroup_v1)
 		SKIP(return, "cannot mount a v1 perf_event hierarchy: %s",
 		     strerror(errno));
 	}
-	ASSERT_EQ(0, mkdir(dir, 0755));
-	cgfd = open(dir, O_RDONLY | O_DIRECTORY);
-	ASSERT_LE(0, cgfd);
-	fd = cg_event_open(PERF_COUNT_SW_TASK_CLOCK, cgfd, CPU);
-	ASSERT_LE(0, fd);
-	d = counted(_metadata, fd, dir, CPU, SPIN, 20);
-	expect_clock(_metadata, d, 20);
-	d = counted(_metadata, fd, V1_MNT, CPU, SPIN, 20);
-	expect_nothing(_metadata, d);
+	cgfd = make_cgroup(_metadata, dir);
+	fd = cg_counter(_metadata, PERF_COUNT_SW_TASK_CLOCK, cgfd, CPU);
+	expect_clock(_metadata, counted(_metadata, fd, dir, CPU, SPIN, 20), 20);
+	expect_nothing(_metadata,
+		       counted(_metadata, fd, V1_MNT, CPU, SPIN, 20));
 	close(fd);
 	close(cgfd);
 	cg_remove(dir);

@@ -13,33 +13,13 @@
 #
 # Skipped where gdb is not installed.
 
-ksft_skip=4
-n=0
-failed=0
 dir=$(dirname "$0")
+. "$dir/perf_tap.sh"
 prog=$dir/gdb_watch_prog
 
-if ! command -v gdb >/dev/null 2>&1; then
-	echo "1..0 # SKIP gdb is not installed"
-	exit $ksft_skip
-fi
-if [ ! -x "$prog" ]; then
-	echo "1..0 # SKIP $prog is missing"
-	exit $ksft_skip
-fi
-
-echo "TAP version 13"
-echo "1..2"
-
-check() {
-	n=$((n + 1))
-	if [ "$1" = 0 ]; then
-		echo "ok $n $2"
-	else
-		echo "not ok $n $2"
-		failed=1
-	fi
-}
+tap_require gdb
+[ -x "$prog" ] || tap_skip_all "$prog is missing"
+tap_plan 2
 
 # Count the lines of file $2 that are exactly $1.
 lines() {
@@ -59,8 +39,7 @@ grep -q '^Hardware watchpoint [0-9]*: counter$' "$out" &&
 	[ "$(lines 'New value = 1' "$out")" = 1 ] &&
 	[ "$(lines 'Old value = 1' "$out")" = 1 ] &&
 	[ "$(lines 'New value = 2' "$out")" = 1 ] && ok=0
-[ $ok = 0 ] || sed 's/^/# /' "$out"
-check $ok "gdb stops on a hardware watchpoint with old and new values"
+check $ok "gdb stops on a hardware watchpoint with old and new values" "$out"
 
 # 2: a running program gdb attaches to.
 "$prog" 1200 slow &
@@ -76,8 +55,7 @@ new=$(sed -n 's/^New value = \([0-9]*\)$/\1/p' "$out")
 grep -q '^Hardware watchpoint [0-9]*: counter$' "$out" &&
 	! grep -q 'Could not insert' "$out" &&
 	[ -n "$old" ] && [ -n "$new" ] && [ "$new" = $((old + 1)) ] && ok=0
-[ $ok = 0 ] || sed 's/^/# /' "$out"
-check $ok "gdb attached to a running program stops on a watchpoint"
+check $ok "gdb attached to a running program stops on a watchpoint" "$out"
 
 rm -f "$out"
-exit $failed
+tap_exit

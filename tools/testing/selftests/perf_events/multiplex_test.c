@@ -28,15 +28,20 @@ static int test_pmu_type(void)
 	return pmu_sysfs_read("perf_test", "type", &type) ? -1 : type;
 }
 
+static void test_attr_init(struct perf_event_attr *attr, int type)
+{
+	memset(attr, 0, sizeof(*attr));
+	attr->size = sizeof(*attr);
+	attr->type = type;
+	attr->read_format = RF_TIMES;
+}
+
 static int open_test_event(int type, bool pinned, int group_fd)
 {
 	struct perf_event_attr attr;
 
-	memset(&attr, 0, sizeof(attr));
-	attr.size = sizeof(attr);
-	attr.type = type;
+	test_attr_init(&attr, type);
 	attr.pinned = pinned;
-	attr.read_format = RF_TIMES;
 	return sys_perf_event_open(&attr, 0, -1, group_fd, 0);
 }
 
@@ -65,33 +70,54 @@ FIXTURE_TEARDOWN(mux)
 		close(self->fd[--self->nr]);
 }
 
-static void open_n(struct __test_metadata *_metadata, int type, int *fd,
-		   int *nr, int n, int nr_pinned)
+/* Keep @fd, which must be an event, for the teardown to close. */
+static void keep(struct __test_metadata *_metadata, FIXTURE_DATA(mux) *self,
+		 int fd)
+{
+	ASSERT_LE(0, fd);
+	self->fd[self->nr++] = fd;
+}
+
+/* @n groups of one, the first @nr_pinned of them pinned. */
+static void open_n(struct __test_metadata *_metadata, FIXTURE_DATA(mux) *self,
+		   int n, int nr_pinned)
 {
 	int i;
 
-	for (i = 0; i < n; i++) {
-		fd[*nr] = open_test_event(type, i < nr_pinned, -1);
-		ASSERT_LE(0, fd[*nr]);
-		(*nr)++;
+	for (i = 0; i < n; i++)
+		keep(_metadata, self, open_test_event(self->type, i < nr_pinned,
+						      -1));
+}
+
+/* The times of event @i, which has run, and waited if @waited. */
+static struct value_times ran_times(struct __test_metadata *_metadata,
+				    FIXTURE_DATA(mux) *self, int i,
+				    bool waited)
+{
+	struct value_times vt;
+
+	ASSERT_EQ(0, read_value_times(self->fd[i], &vt));
+	EXPECT_LT(0, vt.running) TH_LOG("event %d never ran", i);
+	if (waited) {
+		EXPECT_GT(vt.enabled, vt.running)
+			TH_LOG("event %d never waited", i);
+	} else {
+		EXPECT_EQ(vt.enabled, vt.running) TH_LOG("event %d waited", i);
 	}
+	return vt;
 }
 
 /* As many groups as counters: no multiplexing at all. */
 TEST_F(mux, fits)
 {
-	struct value_times vt;
 	int i;
 
 	if (self->type < 0)
 		SKIP(return, NO_TEST_PMU);
-	open_n(_metadata, self->type, self->fd, &self->nr, COUNTERS, 0);
+	open_n(_metadata, self, COUNTERS, 0);
 	spin_cpu_ns(SPIN_NS / 3);
-	for (i = 0; i < self->nr; i++) {
-		ASSERT_EQ(0, read_value_times(self->fd[i], &vt));
-		EXPECT_LT(0, vt.running);
-		EXPECT_EQ(vt.enabled, vt.running);
-	}
+	for (i = 0; i < self->nr; i++)
+		ran_times(_metadata, self, i, false);
 }
 
 /* Four groups on two counters take turns and keep both counters busy. */
@@ -103,12 +129,10 @@ TEST_F(mux, four_groups_take_turns)
 
 	if (self->type < 0)
 		SKIP(return, NO_TEST_PMU);
-	open_n(_metadata, self->type, self->fd, &self->nr, 4, 0);
+	open_n(_metadata, self, 4, 0);
 	spin_cpu_ns(SPIN_NS);
 	for (i = 0; i < self->nr; i++) {
-		ASSERT_EQ(0, read_value_times(self->fd[i], &vt));
-		EXPECT_LT(0, vt.running) TH_LOG("group %d never ran", i);
-		EXPECT_GT(vt.enabled, vt.running) TH_LOG("group %d never waited", i);
+		vt = ran_times(_metadata, self, i, true);
 		/* The event counts its own time on a counter. */
 		EXPECT_GE(vt.running + vt.running / 2 + NSEC_PER_MSEC, vt.value);
 		EXPECT_LE(vt.running / 2, vt.value);
@@ -128,13 +152,11 @@ TEST_F(mux, pinned_keeps_counter)
 
 	if (self->type < 0)
 		SKIP(return, NO_TEST_PMU);
-	open_n(_metadata, self->type, self->fd, &self->nr, 4, 1);
+	open_n(_metadata, self, 4, 1);
 	spin_cpu_ns(SPIN_NS);
-	ASSERT_EQ(0, read_value_times(self->fd[0], &vt));
-	EXPECT_EQ(vt.enabled, vt.running);
+	ran_times(_metadata, self, 0, false);
 	for (i = 1; i < self->nr; i++) {
-		ASSERT_EQ(0, read_value_times(self->fd[i], &vt));
-		EXPECT_LT(0, vt.running);
+		vt = ran_times(_metadata, self, i, true);
 		EXPECT_GT(vt.enabled / 2, vt.running);
 	}
 }
@@ -146,7 +168,7 @@ TEST_F(mux, pinned_overflow_reads_zero)
 
 	if (self->type < 0)
 		SKIP(return, NO_TEST_PMU);
-	open_n(_metadata, self->type, self->fd, &self->nr, COUNTERS + 1, COUNTERS + 1);
+	open_n(_metadata, self, COUNTERS + 1, COUNTERS + 1);
 	spin_cpu_ns(SPIN_NS / 10);
 	EXPECT_EQ(sizeof(vt), read(self->fd[0], &vt, sizeof(vt)));
 	EXPECT_EQ(0, read(self->fd[COUNTERS], &vt, sizeof(vt)));
@@ -161,15 +183,11 @@ TEST_F(mux, group_too_big_never_runs)
 	if (self->type < 0)
 		SKIP(return, NO_TEST_PMU);
 	/* The leader is enabled once the whole group is there. */
-	self->fd[0] = open_test_event(self->type, false, -1);
-	ASSERT_LE(0, self->fd[0]);
-	self->nr = 1;
+	keep(_metadata, self, open_test_event(self->type, false, -1));
 	ASSERT_EQ(0, ioctl(self->fd[0], PERF_EVENT_IOC_DISABLE, 0));
-	for (i = 1; i <= COUNTERS; i++) {
-		self->fd[i] = open_test_event(self->type, false, self->fd[0]);
-		ASSERT_LE(0, self->fd[i]);
-		self->nr++;
-	}
+	for (i = 1; i <= COUNTERS; i++)
+		keep(_metadata, self,
+		     open_test_event(self->type, false, self->fd[0]));
 	ASSERT_EQ(0, read_value_times(self->fd[0], &before));
 	ASSERT_EQ(0, ioctl(self->fd[0], PERF_EVENT_IOC_ENABLE, 0));
 	spin_cpu_ns(SPIN_NS / 10);
@@ -193,23 +211,14 @@ TEST_F(mux, exclusive_runs_alone)
 
 	if (self->type < 0)
 		SKIP(return, NO_TEST_PMU);
-	memset(&attr, 0, sizeof(attr));
-	attr.size = sizeof(attr);
-	attr.type = self->type;
-	attr.read_format = RF_TIMES;
+	test_attr_init(&attr, self->type);
 	attr.pinned = 1;
 	attr.exclusive = 1;
-	self->fd[0] = sys_perf_event_open(&attr, 0, -1, -1, 0);
-	ASSERT_LE(0, self->fd[0]);
-	self->nr++;
-	self->fd[1] = open_test_event(self->type, false, -1);
-	ASSERT_LE(0, self->fd[1]);
-	self->nr++;
+	keep(_metadata, self, sys_perf_event_open(&attr, 0, -1, -1, 0));
+	keep(_metadata, self, open_test_event(self->type, false, -1));
 
 	spin_cpu_ns(SPIN_NS / 3);
-	ASSERT_EQ(0, read_value_times(self->fd[0], &vt));
-	EXPECT_LT(0, vt.running);
-	EXPECT_EQ(vt.enabled, vt.running);
+	ran_times(_metadata, self, 0, false);
 	/* A counter is free, but the exclusive group keeps it unused. */
 	ASSERT_EQ(0, read_value_times(self->fd[1], &vt));
 	EXPECT_EQ(0, vt.running);
@@ -231,33 +240,19 @@ TEST_F(mux, exclusive_runs_alone)
 TEST_F(mux, task_pinned_before_cpu_flexible)
 {
 	struct perf_event_attr attr;
-	struct value_times vt;
 	int i;
 
 	if (self->type < 0)
 		SKIP(return, NO_TEST_PMU);
-	memset(&attr, 0, sizeof(attr));
-	attr.size = sizeof(attr);
-	attr.type = self->type;
-	attr.read_format = RF_TIMES;
-	for (i = 0; i < COUNTERS; i++) {
-		self->fd[i] = sys_perf_event_open(&attr, -1, 0, -1, 0);
-		ASSERT_LE(0, self->fd[i]);
-		self->nr++;
-	}
-	self->fd[self->nr] = open_test_event(self->type, true, -1);
-	ASSERT_LE(0, self->fd[self->nr]);
-	self->nr++;
+	test_attr_init(&attr, self->type);
+	for (i = 0; i < COUNTERS; i++)
+		keep(_metadata, self, sys_perf_event_open(&attr, -1, 0, -1, 0));
+	keep(_metadata, self, open_test_event(self->type, true, -1));
 
 	spin_cpu_ns(SPIN_NS);
-	ASSERT_EQ(0, read_value_times(self->fd[COUNTERS], &vt));
-	EXPECT_LT(0, vt.running);
-	EXPECT_EQ(vt.enabled, vt.running);
-	for (i = 0; i < COUNTERS; i++) {
-		ASSERT_EQ(0, read_value_times(self->fd[i], &vt));
-		EXPECT_LT(0, vt.running);
-		EXPECT_GT(vt.enabled, vt.running);
-	}
+	ran_times(_metadata, self, COUNTERS, false);
+	for (i = 0; i < COUNTERS; i++)
+		ran_times(_metadata, self, i, true);
 }
 
 TEST_HARNESS_MAIN

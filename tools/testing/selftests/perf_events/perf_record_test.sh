@@ -10,34 +10,12 @@
 # cgroups it finds at start and from the PERF_RECORD_CGROUP of those made
 # while it records.  Skipped where perf is not installed.
 
-ksft_skip=4
-n=0
-failed=0
 dir=$(dirname "$0")
+. "$dir/perf_tap.sh"
 workload=$dir/perf_record_workload
 
-if ! command -v perf >/dev/null 2>&1; then
-	echo "1..0 # SKIP perf is not installed"
-	exit $ksft_skip
-fi
-
-echo "TAP version 13"
-echo "1..5"
-
-check() {
-	n=$((n + 1))
-	if [ "$1" = 0 ]; then
-		echo "ok $n $2"
-	else
-		echo "not ok $n $2"
-		failed=1
-	fi
-}
-
-# Show a file on failure, as TAP comments.
-show() {
-	sed 's/^/# /' "$1" | head -n "${2:-40}"
-}
+tap_require perf
+tap_plan 5
 
 tmp=/tmp/perf_record_test.$$
 mkdir -p "$tmp"
@@ -54,8 +32,8 @@ if perf record -q -N -e cpu-clock -g -o "$tmp/spin.data" -- \
 	     $5 == "rec_spin_inner" { sub("%", "", $1); if ($1 + 0 > 50) ok = 1 }
 	     END { exit !ok }' "$tmp/report" && ok=0
 fi
-[ $ok = 0 ] || { show "$tmp/rec.out"; show "$tmp/report"; show "$tmp/report.err"; }
-check $ok "perf report names the functions of the profiled program"
+check $ok "perf report names the functions of the profiled program" \
+	"$tmp/rec.out" "$tmp/report" "$tmp/report.err"
 
 # The call chains of the inner loop's samples go through its caller.
 ok=1
@@ -65,8 +43,7 @@ if [ -f "$tmp/spin.data" ]; then
 	     { prev = $2 }
 	     END { exit !(n > 10) }' "$tmp/script" && ok=0
 fi
-[ $ok = 0 ] || show "$tmp/script"
-check $ok "call chains lead from the inner loop to its caller"
+check $ok "call chains lead from the inner loop to its caller" "$tmp/script"
 
 # 3, 4: page faults sampled with -d carry the faulting address, which
 # lies in the range the workload touches.
@@ -92,8 +69,8 @@ if perf record -q -N -e page-faults -c 1 -d -o "$tmp/pf.data" -- \
 	[ "$inside" -ge 200 ] && ok=0
 	echo "# $inside faults in the touched range"
 fi
-[ $ok = 0 ] || { show "$tmp/pf.out"; show "$tmp/pf.err"; show "$tmp/pf.script"; }
-check $ok "page-fault samples carry the data address"
+check $ok "page-fault samples carry the data address" \
+	"$tmp/pf.out" "$tmp/pf.err" "$tmp/pf.script"
 
 # The same samples, sorted by data address as perf mem does: one line
 # per touched page.
@@ -110,19 +87,14 @@ if [ -f "$tmp/pf.data" ] && [ -n "${start:-}" ]; then
 	[ "$inside" -ge 200 ] && ok=0
 	echo "# $inside data addresses in the touched range"
 fi
-[ $ok = 0 ] || show "$tmp/pf.report"
-check $ok "perf report sorts the samples by data address"
+check $ok "perf report sorts the samples by data address" "$tmp/pf.report"
 
 # 5: perf record --all-cgroups attributes page faults to the cgroups of
-# cgroup2 (mounted for the test; the pids controller is enabled at the
-# root for a moment so that new cgroups have the implicit perf_event
-# controller, see cgroup_util.h): half of them to one that exists when
+# cgroup2 (mounted for the test): half of them to one that exists when
 # perf starts, half to one made while it records.
 cg=/tmp/perf_record_cgroup.$$
 ok=1
-if mkdir -p $cg && mount -t cgroup2 none $cg 2>/dev/null; then
-	echo +pids >$cg/cgroup.subtree_control 2>/dev/null
-	echo -pids >$cg/cgroup.subtree_control 2>/dev/null
+if cgroup2_mount $cg; then
 	mkdir $cg/prc_old
 	if perf record -q -N --all-cgroups -e page-faults -c 1 \
 		-o "$tmp/cg.data" -- /bin/sh -c \
@@ -138,11 +110,10 @@ if mkdir -p $cg && mount -t cgroup2 none $cg 2>/dev/null; then
 			   exit !(old > 30 && new > 30) }' "$tmp/cg.report" && ok=0
 	fi
 	rmdir $cg/prc_new $cg/prc_old 2>/dev/null
-	umount $cg
 fi
-rmdir $cg 2>/dev/null
-[ $ok = 0 ] || { show "$tmp/cg.out"; show "$tmp/cg.report"; }
-check $ok "perf record --all-cgroups names the cgroups of the samples"
+cgroup2_umount $cg
+check $ok "perf record --all-cgroups names the cgroups of the samples" \
+	"$tmp/cg.out" "$tmp/cg.report"
 
 rm -rf "$tmp"
-exit $failed
+tap_exit

@@ -7,30 +7,12 @@
 # the event's format file; and a syscall tracepoint on a command, where
 # each call is one record.  Skipped where perf is not installed.
 
-ksft_skip=4
-n=0
-failed=0
+. "$(dirname "$0")/perf_tap.sh"
 loops=200
 
-if ! command -v perf >/dev/null 2>&1; then
-	echo "1..0 # SKIP perf is not installed"
-	exit $ksft_skip
-fi
-[ -d /sys/kernel/tracing/events ] ||
-	mount -t tracefs tracefs /sys/kernel/tracing 2>/dev/null
-
-echo "TAP version 13"
-echo "1..2"
-
-check() {
-	n=$((n + 1))
-	if [ "$1" = 0 ]; then
-		echo "ok $n $2"
-	else
-		echo "not ok $n $2"
-		failed=1
-	fi
-}
+tap_require perf
+mount_tracefs
+tap_plan 2
 
 data=/tmp/perf_record_tp_test.$$.data
 out=/tmp/perf_record_tp_test.$$.out
@@ -43,8 +25,9 @@ perf script -i "$data" >"$out" 2>>"$out.err"
 nr=$(grep -c 'sched:sched_switch: prev_comm=sleep prev_pid=[0-9]* prev_prio=[0-9]* prev_state=[A-Z+]* ==> next_comm=.* next_pid=[0-9]* next_prio=[0-9]*' "$out")
 ok=1
 [ "$nr" -ge 2 ] && ok=0
-[ $ok = 0 ] || { echo "# $nr records of sleep"; head -20 "$out.err" "$out" | sed 's/^/# /'; }
-check $ok "perf record -a and perf script print sched:sched_switch records"
+echo "# $nr records of sleep"
+check $ok "perf record -a and perf script print sched:sched_switch records" \
+	"$out.err" "$out"
 
 # 2: one record per call, with the call's fields, on a command.
 perf record -q -e syscalls:sys_enter_getppid -o "$data" -- \
@@ -53,8 +36,9 @@ perf script -i "$data" >"$out" 2>>"$out.err"
 nr=$(grep -c 'syscalls:sys_enter_getppid:' "$out")
 ok=1
 [ "$nr" = "$loops" ] && ok=0
-[ $ok = 0 ] || { echo "# $nr records"; head -20 "$out.err" "$out" | sed 's/^/# /'; }
-check $ok "perf record and perf script: one record per system call"
+echo "# $nr records"
+check $ok "perf record and perf script: one record per system call" \
+	"$out.err" "$out"
 
 rm -f "$data" "$data.old" "$out" "$out.err"
-exit $failed
+tap_exit

@@ -30,6 +30,7 @@
 #include <sys/syscall.h>
 #include <sys/types.h>
 #include <sys/wait.h>
+#include <linux/capability.h>
 #include <linux/perf_event.h>
 
 #define NSEC_PER_MSEC		1000000ULL
@@ -588,6 +589,33 @@ static inline int drop_privileges(uid_t id)
 	    setresuid(id, id, id))
 		return -1;
 	return geteuid() == id && getegid() == id ? 0 : -1;
+}
+
+/* drop_privileges(NOBODY), as a @prepare for perf_event_open_helper(). */
+static inline int become_nobody(void)
+{
+	return drop_privileges(NOBODY);
+}
+
+/*
+ * Give up capability @cap (effective, permitted and inheritable), staying
+ * root otherwise; 0 or -1.
+ */
+static inline int drop_capability(int cap)
+{
+	struct __user_cap_header_struct hdr = {
+		.version = _LINUX_CAPABILITY_VERSION_3,
+	};
+	struct __user_cap_data_struct data[_LINUX_CAPABILITY_U32S_3];
+	__u32 bit = 1U << (cap % 32);
+	int i = cap / 32;
+
+	if (syscall(__NR_capget, &hdr, data))
+		return -1;
+	data[i].effective &= ~bit;
+	data[i].permitted &= ~bit;
+	data[i].inheritable &= ~bit;
+	return syscall(__NR_capset, &hdr, data);
 }
 
 #endif /* PERF_TEST_UTIL_H */

@@ -20,34 +20,16 @@
  */
 #define _GNU_SOURCE
 #include <sys/prctl.h>
-#include <linux/capability.h>
 
 #include "perf_test_util.h"
 #include "../kselftest_harness.h"
 
 #define OPEN_TIMEOUT_MS	5000
 
-static int become_nobody(void)
-{
-	return drop_privileges(NOBODY);
-}
-
 /* Stay root, but without CAP_SYS_PTRACE. */
 static int drop_cap_sys_ptrace(void)
 {
-	struct __user_cap_header_struct hdr = {
-		.version = _LINUX_CAPABILITY_VERSION_3,
-	};
-	struct __user_cap_data_struct data[_LINUX_CAPABILITY_U32S_3];
-	__u32 bit = 1U << (CAP_SYS_PTRACE % 32);
-	int i = CAP_SYS_PTRACE / 32;
-
-	if (syscall(__NR_capget, &hdr, data))
-		return -1;
-	data[i].effective &= ~bit;
-	data[i].permitted &= ~bit;
-	data[i].inheritable &= ~bit;
-	return syscall(__NR_capset, &hdr, data);
+	return drop_capability(CAP_SYS_PTRACE);
 }
 
 /* The targets' preparations, run before their gates. */

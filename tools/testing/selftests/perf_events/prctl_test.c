@@ -56,62 +56,61 @@ FIXTURE_TEARDOWN(spinner)
 	}
 }
 
-/* Let both the caller and the spinning child run for a while. */
-static void run_both(void)
+/*
+ * Read the @n events of @fds into @before; spin for @spin_ns, then sleep
+ * while the spinning child runs; read them into @after.
+ */
+static void read_around(struct __test_metadata *_metadata, const int *fds,
+			int n, __u64 spin_ns, struct value_times *before,
+			struct value_times *after)
 {
-	spin_cpu_ns(2 * NSEC_PER_MSEC);
+	int i;
+
+	for (i = 0; i < n; i++)
+		ASSERT_EQ(0, read_value_times(fds[i], &before[i]));
+	spin_cpu_ns(spin_ns);
 	sleep_ms(RUN_MS);
+	for (i = 0; i < n; i++)
+		ASSERT_EQ(0, read_value_times(fds[i], &after[i]));
 }
 
 /* An event on ourselves and one on the child: both stop, both start. */
 TEST_F(spinner, self_and_child)
 {
-	struct value_times s0, s1, c0, c1;
-	int on_self, on_child;
+	struct value_times a[2], b[2];
+	int fds[2];	/* on ourselves, on the child */
 
-	on_self = sw_event_open(PERF_COUNT_SW_TASK_CLOCK, RF_TIMES, false,
-				0, -1);
-	ASSERT_LE(0, on_self);
-	on_child = sw_event_open(PERF_COUNT_SW_TASK_CLOCK, RF_TIMES, false,
-				 self->c.pid, -1);
-	ASSERT_LE(0, on_child);
+	fds[0] = sw_event_open(PERF_COUNT_SW_TASK_CLOCK, RF_TIMES, false,
+			       0, -1);
+	ASSERT_LE(0, fds[0]);
+	fds[1] = sw_event_open(PERF_COUNT_SW_TASK_CLOCK, RF_TIMES, false,
+			       self->c.pid, -1);
+	ASSERT_LE(0, fds[1]);
 	ASSERT_EQ(0, gate_release(&self->c));
 
-	ASSERT_EQ(0, read_value_times(on_self, &s0));
-	ASSERT_EQ(0, read_value_times(on_child, &c0));
-	run_both();
-	ASSERT_EQ(0, read_value_times(on_self, &s1));
-	ASSERT_EQ(0, read_value_times(on_child, &c1));
-	EXPECT_LT(s0.value, s1.value);
-	EXPECT_LT(c0.value, c1.value);
+	read_around(_metadata, fds, 2, 2 * NSEC_PER_MSEC, a, b);
+	EXPECT_LT(a[0].value, b[0].value);
+	EXPECT_LT(a[1].value, b[1].value);
 
 	ASSERT_EQ(0, events_disable());
-	ASSERT_EQ(0, read_value_times(on_self, &s0));
-	ASSERT_EQ(0, read_value_times(on_child, &c0));
-	run_both();
-	ASSERT_EQ(0, read_value_times(on_self, &s1));
-	ASSERT_EQ(0, read_value_times(on_child, &c1));
-	EXPECT_EQ(s0.value, s1.value);
-	EXPECT_EQ(s0.enabled, s1.enabled);
-	EXPECT_EQ(c0.value, c1.value);
-	EXPECT_EQ(c0.enabled, c1.enabled);
+	read_around(_metadata, fds, 2, 2 * NSEC_PER_MSEC, a, b);
+	EXPECT_EQ(a[0].value, b[0].value);
+	EXPECT_EQ(a[0].enabled, b[0].enabled);
+	EXPECT_EQ(a[1].value, b[1].value);
+	EXPECT_EQ(a[1].enabled, b[1].enabled);
 
 	/* Disabling again changes nothing. */
 	ASSERT_EQ(0, events_disable());
 
 	ASSERT_EQ(0, events_enable());
-	ASSERT_EQ(0, read_value_times(on_self, &s0));
-	ASSERT_EQ(0, read_value_times(on_child, &c0));
-	run_both();
-	ASSERT_EQ(0, read_value_times(on_self, &s1));
-	ASSERT_EQ(0, read_value_times(on_child, &c1));
-	EXPECT_LT(s0.value, s1.value);
-	EXPECT_LT(s0.enabled, s1.enabled);
-	EXPECT_LT(c0.value + NSEC_PER_MSEC, c1.value);
-	EXPECT_LT(c0.enabled, c1.enabled);
+	read_around(_metadata, fds, 2, 2 * NSEC_PER_MSEC, a, b);
+	EXPECT_LT(a[0].value, b[0].value);
+	EXPECT_LT(a[0].enabled, b[0].enabled);
+	EXPECT_LT(a[1].value + NSEC_PER_MSEC, b[1].value);
+	EXPECT_LT(a[1].enabled, b[1].enabled);
 
-	close(on_child);
-	close(on_self);
+	close(fds[1]);
+	close(fds[0]);
 }
 
 /* ENABLE starts an event opened disabled; DISABLE stops it again. */
@@ -165,22 +164,16 @@ TEST(inherited_copies)
 		spin_forever();
 
 	/* The child counts into our event while we sleep. */
-	ASSERT_EQ(0, read_value_times(fd, &a));
-	sleep_ms(RUN_MS);
-	ASSERT_EQ(0, read_value_times(fd, &b));
+	read_around(_metadata, &fd, 1, 0, &a, &b);
 	EXPECT_LT(a.value + NSEC_PER_MSEC, b.value);
 
 	ASSERT_EQ(0, events_disable());
-	ASSERT_EQ(0, read_value_times(fd, &a));
-	sleep_ms(RUN_MS);
-	ASSERT_EQ(0, read_value_times(fd, &b));
+	read_around(_metadata, &fd, 1, 0, &a, &b);
 	EXPECT_EQ(a.value, b.value);
 	EXPECT_EQ(a.enabled, b.enabled);
 
 	ASSERT_EQ(0, events_enable());
-	ASSERT_EQ(0, read_value_times(fd, &a));
-	sleep_ms(RUN_MS);
-	ASSERT_EQ(0, read_value_times(fd, &b));
+	read_around(_metadata, &fd, 1, 0, &a, &b);
 	EXPECT_LT(a.value + NSEC_PER_MSEC, b.value);
 
 	kill(pid, SIGKILL);

@@ -32,28 +32,31 @@
 #define KPROBE_LIST	"/sys/kernel/debug/kprobes/list"
 #define PARANOID	"/proc/sys/kernel/perf_event_paranoid"
 
-/* The function the uprobes probe; called through a volatile pointer. */
-__attribute__((noinline, used)) int uprobe_target(int x)
+/*
+ * The function the uprobes probe, called through a pointer the compiler
+ * cannot see through: each call runs it.
+ */
+int uprobe_target(int x)
 {
 	asm volatile("" : "+r" (x));
 	return x + 1;
 }
 
-static int (*volatile target_fn)(int) = uprobe_target;
-
 static void call_target(int nr)
 {
-	while (nr--)
-		target_fn(nr);
+	int (*fn)(int) = uprobe_target;
+
+	while (nr--) {
+		asm volatile("" : "+r" (fn));
+		fn(nr);
+	}
 }
 
-static void probe_attr_init(struct perf_event_attr *attr, int type,
-			    bool retprobe)
+/* The first byte of uprobe_target(), a breakpoint while probed. */
+static unsigned char target_byte(void)
 {
-	memset(attr, 0, sizeof(*attr));
-	attr->size = sizeof(*attr);
-	attr->type = type;
-	attr->config = retprobe;
+	return __atomic_load_n((unsigned char *)uprobe_target,
+			       __ATOMIC_RELAXED);
 }
 
 static int pmu_type(const char *pmu)
@@ -63,38 +66,37 @@ static int pmu_type(const char *pmu)
 	return pmu_sysfs_read(pmu, "type", &type) ? -1 : type;
 }
 
+/*
+ * An event of probe PMU @pmu, with @config: @name is the kprobe's
+ * function or the uprobe's path, @offset the probe_offset.
+ */
+static void probe_attr_init(struct perf_event_attr *attr, const char *pmu,
+			    __u64 config, const char *name, __u64 offset)
+{
+	memset(attr, 0, sizeof(*attr));
+	attr->size = sizeof(*attr);
+	attr->type = pmu_type(pmu);
+	attr->config = config;
+	/* kprobe_func and uprobe_path are one field. */
+	attr->kprobe_func = (__u64)(unsigned long)name;
+	attr->probe_offset = offset;
+}
+
+static int open_errno(struct perf_event_attr *attr, pid_t pid, int cpu)
+{
+	int fd = sys_perf_event_open(attr, pid, cpu, -1, 0);
+
+	return fd < 0 ? -errno : fd;
+}
+
 /* A kprobe event on @func + @offset; the fd or -errno. */
 static int kprobe_open(const char *func, __u64 offset, bool retprobe,
 		       pid_t pid, int cpu)
 {
 	struct perf_event_attr attr;
-	int fd;
 
-	probe_attr_init(&attr, pmu_type("kprobe"), retprobe);
-	attr.kprobe_func = (__u64)(unsigned long)func;
-	attr.probe_offset = offset;
-	fd = sys_perf_event_open(&attr, pid, cpu, -1, 0);
-	return fd < 0 ? -errno : fd;
-}
-
-/* The address of kernel symbol @name from /proc/kallsyms, or 0. */
-static unsigned long kallsyms_addr(const char *name)
-{
-	char line[256], sym[200], type;
-	unsigned long addr, found = 0;
-	FILE *f = fopen("/proc/kallsyms", "r");
-
-	if (!f)
-		return 0;
-	while (fgets(line, sizeof(line), f)) {
-		if (sscanf(line, "%lx %c %199s", &addr, &type, sym) == 3 &&
-		    !strcmp(sym, name)) {
-			found = addr;
-			break;
-		}
-	}
-	fclose(f);
-	return found;
+	probe_attr_init(&attr, "kprobe", retprobe, func, offset);
+	return open_errno(&attr, pid, cpu);
 }
 
 /*
@@ -104,16 +106,18 @@ static unsigned long kallsyms_addr(const char *name)
  */
 static int kprobe_listed(unsigned long addr)
 {
+	char line[512], *end;
 	unsigned long at;
-	char line[512];
 	int found = 0;
 	FILE *f = fopen(KPROBE_LIST, "r");
 
 	if (!f)
 		return -1;
-	while (fgets(line, sizeof(line), f))
-		if (sscanf(line, "%lx", &at) == 1 && at == addr)
+	while (fgets(line, sizeof(line), f)) {
+		at = strtoul(line, &end, 16);
+		if (end != line && at == addr)
 			found = 1;
+	}
 	fclose(f);
 	return found;
 }
@@ -221,15 +225,10 @@ static int uprobe_open_at(const char *path, __u64 offset, __u64 config,
 			  pid_t pid, bool inherit)
 {
 	struct perf_event_attr attr;
-	int fd;
 
-	probe_attr_init(&attr, pmu_type("uprobe"), false);
-	attr.config = config;
-	attr.uprobe_path = (__u64)(unsigned long)path;
-	attr.probe_offset = offset;
+	probe_attr_init(&attr, "uprobe", config, path, offset);
 	attr.inherit = inherit;
-	fd = sys_perf_event_open(&attr, pid, -1, -1, 0);
-	return fd < 0 ? -errno : fd;
+	return open_errno(&attr, pid, -1);
 }
 
 static int uprobe_open(bool retprobe, pid_t pid, bool inherit)
@@ -241,11 +240,35 @@ static int uprobe_open(bool retprobe, pid_t pid, bool inherit)
 	return uprobe_open_at(exe_path, offset, retprobe, pid, inherit);
 }
 
-static __u64 value_of(int fd)
+/* The workloads: the calls the probes count. */
+static void getppid_calls(void)
 {
-	__u64 value = ~0ULL;
+	do_getppid(NR_CALLS);
+}
 
-	read_value(fd, &value);
+static void getppid_and_getpid_calls(void)
+{
+	do_getppid(NR_CALLS);
+	do_getpid(NR_CALLS);
+}
+
+static void target_calls(void)
+{
+	call_target(NR_CALLS);
+}
+
+/* What the event @fd (or -errno) counts while @work runs; closes it. */
+static __u64 count_during(struct __test_metadata *_metadata, int fd,
+			  void (*work)(void))
+{
+	__u64 value;
+
+	ASSERT_LE(0, fd) {
+		TH_LOG("open: %s", strerror(-fd));
+	}
+	work();
+	value = count_of(fd);
+	close(fd);
 	return value;
 }
 
@@ -269,44 +292,28 @@ TEST(sysfs)
 
 TEST(kprobe_counts_calls)
 {
-	int fd = kprobe_open(KFUNC, 0, false, 0, -1);
-
-	ASSERT_LE(0, fd) {
-		TH_LOG("open: %s", strerror(-fd));
-	}
-	do_getppid(NR_CALLS);
-	do_getpid(NR_CALLS);
-	EXPECT_EQ(NR_CALLS, value_of(fd));
-	close(fd);
+	EXPECT_EQ(NR_CALLS,
+		  count_during(_metadata, kprobe_open(KFUNC, 0, false, 0, -1),
+			       getppid_and_getpid_calls));
 }
 
 TEST(kretprobe_counts_returns)
 {
-	int fd = kprobe_open(KFUNC, 0, true, 0, -1);
-
-	ASSERT_LE(0, fd) {
-		TH_LOG("open: %s", strerror(-fd));
-	}
-	do_getppid(NR_CALLS);
-	EXPECT_EQ(NR_CALLS, value_of(fd));
-	close(fd);
+	EXPECT_EQ(NR_CALLS,
+		  count_during(_metadata, kprobe_open(KFUNC, 0, true, 0, -1),
+			       getppid_calls));
 }
 
 TEST(kprobe_by_address)
 {
 	unsigned long addr = kallsyms_addr(KFUNC);
 	struct perf_event_attr attr;
-	int fd;
 
 	ASSERT_NE(0, addr);
-	probe_attr_init(&attr, pmu_type("kprobe"), false);
-	attr.kprobe_func = 0;
+	probe_attr_init(&attr, "kprobe", 0, NULL, 0);
 	attr.kprobe_addr = addr;
-	fd = sys_perf_event_open(&attr, 0, -1, -1, 0);
-	ASSERT_LE(0, fd);
-	do_getppid(NR_CALLS);
-	EXPECT_EQ(NR_CALLS, value_of(fd));
-	close(fd);
+	EXPECT_EQ(NR_CALLS, count_during(_metadata, open_errno(&attr, 0, -1),
+					 getppid_calls));
 }
 
 /* A CPU-wide kprobe counts every task's calls on that CPU. */
@@ -317,10 +324,7 @@ TEST(kprobe_cpu_wide)
 	ASSERT_EQ(1, allowed_cpus(cpus, 1));
 	ASSERT_EQ(0, pin_to_cpu(cpus[0]));
 	fd = kprobe_open(KFUNC, 0, false, -1, cpus[0]);
-	ASSERT_LE(0, fd);
-	do_getppid(NR_CALLS);
-	EXPECT_LE(NR_CALLS, value_of(fd));
-	close(fd);
+	EXPECT_LE(NR_CALLS, count_during(_metadata, fd, getppid_calls));
 }
 
 TEST(kprobe_exists_while_event_does)
@@ -353,7 +357,7 @@ TEST(kprobe_errors)
 	free(long_name);
 
 	/* Neither a name nor an address. */
-	probe_attr_init(&attr, pmu_type("kprobe"), false);
+	probe_attr_init(&attr, "kprobe", 0, NULL, 0);
 	EXPECT_EQ(-1, sys_perf_event_open(&attr, 0, -1, -1, 0));
 	EXPECT_EQ(EINVAL, errno);
 }
@@ -368,7 +372,7 @@ TEST(kprobe_filter)
 	ASSERT_EQ(0, ioctl(fd, PERF_EVENT_IOC_SET_FILTER, filter));
 	EXPECT_EQ(-1, ioctl(fd, PERF_EVENT_IOC_SET_FILTER, "no_field == 1"));
 	do_getppid(NR_CALLS);
-	EXPECT_EQ(0, value_of(fd));
+	EXPECT_EQ(0, count_of(fd));
 	close(fd);
 }
 
@@ -383,24 +387,14 @@ TEST(uprobe_offset_from_elf)
 
 TEST(uprobe_counts_calls)
 {
-	int fd = uprobe_open(false, 0, false);
-
-	ASSERT_LE(0, fd) {
-		TH_LOG("open: %s", strerror(-fd));
-	}
-	call_target(NR_CALLS);
-	EXPECT_EQ(NR_CALLS, value_of(fd));
-	close(fd);
+	EXPECT_EQ(NR_CALLS, count_during(_metadata, uprobe_open(false, 0, false),
+					 target_calls));
 }
 
 TEST(uretprobe_counts_returns)
 {
-	int fd = uprobe_open(true, 0, false);
-
-	ASSERT_LE(0, fd);
-	call_target(NR_CALLS);
-	EXPECT_EQ(NR_CALLS, value_of(fd));
-	close(fd);
+	EXPECT_EQ(NR_CALLS, count_during(_metadata, uprobe_open(true, 0, false),
+					 target_calls));
 }
 
 /* The registers of a uprobe are the user's: exclude_kernel counts. */
@@ -408,18 +402,12 @@ TEST(uprobe_exclude_kernel)
 {
 	struct perf_event_attr attr;
 	long offset = target_offset();
-	int fd;
 
 	ASSERT_LT(0, offset);
-	probe_attr_init(&attr, pmu_type("uprobe"), false);
-	attr.uprobe_path = (__u64)(unsigned long)exe_path;
-	attr.probe_offset = offset;
+	probe_attr_init(&attr, "uprobe", 0, exe_path, offset);
 	attr.exclude_kernel = 1;
-	fd = sys_perf_event_open(&attr, 0, -1, -1, 0);
-	ASSERT_LE(0, fd);
-	call_target(NR_CALLS);
-	EXPECT_EQ(NR_CALLS, value_of(fd));
-	close(fd);
+	EXPECT_EQ(NR_CALLS, count_during(_metadata, open_errno(&attr, 0, -1),
+					 target_calls));
 }
 
 /* A child forked without inherit is not followed. */
@@ -437,7 +425,7 @@ TEST(uprobe_follows_its_task_only)
 	}
 	ASSERT_EQ(pid, waitpid(pid, &status, 0));
 	call_target(3);
-	EXPECT_EQ(3, value_of(fd));
+	EXPECT_EQ(3, count_of(fd));
 	close(fd);
 }
 
@@ -478,7 +466,7 @@ TEST(uprobe_inherit)
 	status = gated_wait(&c);
 	ASSERT_TRUE(WIFEXITED(status));
 	EXPECT_EQ(0, WEXITSTATUS(status));
-	value = value_of(fd);
+	value = count_of(fd);
 	if (ours_kernel()) {
 		EXPECT_EQ(3 * NR_CALLS, value);
 	} else {
@@ -491,15 +479,15 @@ TEST(uprobe_inherit)
 /* While the event exists, the function starts with a breakpoint. */
 TEST(uprobe_exists_while_event_does)
 {
-	unsigned char before = *(volatile unsigned char *)uprobe_target;
+	unsigned char before = target_byte();
 	int fd;
 
 	ASSERT_NE(0xcc, before);
 	fd = uprobe_open(false, 0, false);
 	ASSERT_LE(0, fd);
-	EXPECT_EQ(0xcc, *(volatile unsigned char *)uprobe_target);
+	EXPECT_EQ(0xcc, target_byte());
 	close(fd);
-	EXPECT_EQ(before, *(volatile unsigned char *)uprobe_target);
+	EXPECT_EQ(before, target_byte());
 }
 
 TEST(uprobe_errors)
@@ -523,11 +511,6 @@ TEST(uprobe_errors)
 	EXPECT_EQ(-EINVAL, uprobe_open_at(exe_path, 1UL << 40, 0, 0, false));
 }
 
-static int become_nobody(void)
-{
-	return drop_privileges(NOBODY);
-}
-
 /* Only CAP_PERFMON opens probe events, even at perf_event_paranoid -1. */
 TEST(nobody_eacces)
 {
@@ -539,14 +522,11 @@ TEST(nobody_eacces)
 	ASSERT_EQ(0, read_int_file(PARANOID, &saved));
 	ASSERT_EQ(0, write_int_file(PARANOID, -1));
 
-	probe_attr_init(&attr, pmu_type("kprobe"), false);
-	attr.kprobe_func = (__u64)(unsigned long)KFUNC;
+	probe_attr_init(&attr, "kprobe", 0, KFUNC, 0);
 	fd = perf_event_open_helper(&attr, 0, -1, -1, 0, 5000, become_nobody);
 	EXPECT_EQ(-EACCES, fd);
 
-	probe_attr_init(&attr, pmu_type("uprobe"), false);
-	attr.uprobe_path = (__u64)(unsigned long)exe_path;
-	attr.probe_offset = offset;
+	probe_attr_init(&attr, "uprobe", 0, exe_path, offset);
 	fd = perf_event_open_helper(&attr, 0, -1, -1, 0, 5000, become_nobody);
 	EXPECT_EQ(-EACCES, fd);
 

@@ -168,6 +168,19 @@ static void accepted(struct __test_metadata *_metadata, const char *path,
 	EXPECT_EQ(value, value_of(_metadata, path));
 }
 
+/* @path takes 0 to @max, not -1 or @max + 1. */
+static void bounded(struct __test_metadata *_metadata, const char *path,
+		    int max)
+{
+	char buf[32];
+
+	accepted(_metadata, path, 0);
+	accepted(_metadata, path, max);
+	snprintf(buf, sizeof(buf), "%d\n", max + 1);
+	refused(_metadata, path, buf);
+	refused(_metadata, path, "-1\n");
+}
+
 TEST_F(sysctl, max_sample_rate)
 {
 	accepted(_metadata, SAMPLE_RATE, 1);
@@ -181,11 +194,8 @@ TEST_F(sysctl, max_sample_rate)
 
 TEST_F(sysctl, cpu_time_max_percent)
 {
-	accepted(_metadata, CPU_PERCENT, 0);
-	accepted(_metadata, CPU_PERCENT, 100);
+	bounded(_metadata, CPU_PERCENT, 100);
 	accepted(_metadata, CPU_PERCENT, 50);
-	refused(_metadata, CPU_PERCENT, "101\n");
-	refused(_metadata, CPU_PERCENT, "-1\n");
 }
 
 /* Throttling off (0 or 100 percent): the sample rate cannot be changed. */
@@ -203,24 +213,12 @@ TEST_F(sysctl, sample_rate_needs_throttling)
 
 TEST_F(sysctl, max_stack)
 {
-	char buf[32];
-
-	accepted(_metadata, MAX_STACK, 0);
-	accepted(_metadata, MAX_STACK, MAX_STACK_LIMIT);
-	snprintf(buf, sizeof(buf), "%d\n", MAX_STACK_LIMIT + 1);
-	refused(_metadata, MAX_STACK, buf);
-	refused(_metadata, MAX_STACK, "-1\n");
+	bounded(_metadata, MAX_STACK, MAX_STACK_LIMIT);
 }
 
 TEST_F(sysctl, max_contexts_per_stack)
 {
-	char buf[32];
-
-	accepted(_metadata, MAX_CONTEXTS, 0);
-	accepted(_metadata, MAX_CONTEXTS, MAX_CONTEXTS_LIMIT);
-	snprintf(buf, sizeof(buf), "%d\n", MAX_CONTEXTS_LIMIT + 1);
-	refused(_metadata, MAX_CONTEXTS, buf);
-	refused(_metadata, MAX_CONTEXTS, "-1\n");
+	bounded(_metadata, MAX_CONTEXTS, MAX_CONTEXTS_LIMIT);
 }
 
 /*

@@ -206,11 +206,6 @@ TEST_F(tp_perm, open)
 	}
 }
 
-static int become_nobody(void)
-{
-	return drop_privileges(NOBODY);
-}
-
 /*
  * Root samples raw sched_switch records of an unprivileged task, with
  * inherit: the task's forks get copies without a check of their own, so

@@ -83,26 +83,66 @@ static void collect(void *arg, const struct perf_event_header *h)
 	c->nr++;
 }
 
-static int tid_raw_open(int id, pid_t pid, int cpu)
+/* Sample each record of @attr's event, with its tid and raw record. */
+static int tid_raw_open(struct perf_event_attr *attr, pid_t pid, int cpu)
+{
+	attr->sample_period = 1;
+	attr->sample_type = PERF_SAMPLE_TID | PERF_SAMPLE_RAW;
+	attr->disabled = 1;
+	attr->wakeup_events = 1;
+	return sys_perf_event_open(attr, pid, cpu, -1, 0);
+}
+
+static int tp_tid_raw_open(int id, pid_t pid, int cpu)
 {
 	struct perf_event_attr attr;
 
 	tp_attr_init(&attr, id);
-	attr.sample_period = 1;
-	attr.sample_type = PERF_SAMPLE_TID | PERF_SAMPLE_RAW;
-	attr.disabled = 1;
-	attr.wakeup_events = 1;
-	return sys_perf_event_open(&attr, pid, cpu, -1, 0);
+	return tid_raw_open(&attr, pid, cpu);
 }
 
-/* Set up @c to check and collect the fields of @sys:@name. */
+/*
+ * Set up @c to check the records of @sys:@name against its format, read
+ * into @f.  The trace event's id, or -1.
+ */
 static int samples_init(struct samples *c, struct tp_field *f,
 			const char *sys, const char *name)
 {
 	memset(c, 0, sizeof(*c));
 	c->f = f;
 	c->nr_fields = tp_format(sys, name, f, TP_MAX_FIELDS);
-	return c->nr_fields > 0 ? 0 : -1;
+	return c->nr_fields > 0 ? tp_id(sys, name) : -1;
+}
+
+/* Have @c collect field @name, which the format must have, as value @i. */
+static void collect_field(struct __test_metadata *_metadata,
+			  struct samples *c, int i, const char *name)
+{
+	ASSERT_NE(NULL, tp_field(c->f, c->nr_fields, name));
+	c->names[i] = name;
+}
+
+/* Map the ring of event @fd, which must have opened, and enable it. */
+static void sampling_on(struct __test_metadata *_metadata, int fd,
+			struct ring *r)
+{
+	ASSERT_LE(0, fd);
+	ASSERT_EQ(0, ring_map(r, fd, DATA_PAGES));
+	ASSERT_EQ(0, ioctl(fd, PERF_EVENT_IOC_ENABLE, 0));
+}
+
+/* Disable @fd and collect its samples into @c. */
+static void sampling_off(struct __test_metadata *_metadata, int fd,
+			 struct ring *r, struct samples *c)
+{
+	ASSERT_EQ(0, ioctl(fd, PERF_EVENT_IOC_DISABLE, 0));
+	ring_consume(r, collect, c);
+}
+
+static void sampling_done(int fd, struct ring *r)
+{
+	ring_unmap(r);
+	close(fd);
 }
 
 TEST(lseek_record_matches_format)
@@ -112,30 +152,24 @@ TEST(lseek_record_matches_format)
 	struct samples c;
 	struct ring r;
 
-	id = tp_id("syscalls", "sys_enter_lseek");
+	id = samples_init(&c, f, "syscalls", "sys_enter_lseek");
 	ASSERT_LE(0, id);
-	ASSERT_EQ(0, samples_init(&c, f, "syscalls", "sys_enter_lseek"));
-	c.names[0] = "common_type";
-	c.names[1] = "common_pid";
-	c.names[2] = "__syscall_nr";
-	c.names[3] = "offset";
+	collect_field(_metadata, &c, 0, "common_type");
+	collect_field(_metadata, &c, 1, "common_pid");
+	collect_field(_metadata, &c, 2, "__syscall_nr");
+	collect_field(_metadata, &c, 3, "offset");
 	ASSERT_NE(NULL, tp_field(f, c.nr_fields, "fd"));
 	ASSERT_NE(NULL, tp_field(f, c.nr_fields, "whence"));
-	for (i = 0; i < 4; i++)
-		ASSERT_NE(NULL, tp_field(f, c.nr_fields, c.names[i]));
 	/* The common fields come first. */
 	EXPECT_EQ(0, tp_field(f, c.nr_fields, "common_type")->offset);
 
 	file = open("/dev/null", O_RDONLY);
 	ASSERT_LE(0, file);
-	fd = tid_raw_open(id, 0, -1);
-	ASSERT_LE(0, fd);
-	ASSERT_EQ(0, ring_map(&r, fd, DATA_PAGES));
-	ASSERT_EQ(0, ioctl(fd, PERF_EVENT_IOC_ENABLE, 0));
+	fd = tp_tid_raw_open(id, 0, -1);
+	sampling_on(_metadata, fd, &r);
 	for (i = 0; i < NR_CALLS; i++)
 		lseek(file, BASE_OFFSET + i, SEEK_SET);
-	ASSERT_EQ(0, ioctl(fd, PERF_EVENT_IOC_DISABLE, 0));
-	ring_consume(&r, collect, &c);
+	sampling_off(_metadata, fd, &r, &c);
 
 	EXPECT_EQ(0, c.bad);
 	EXPECT_EQ(NR_CALLS, c.nr);
@@ -146,8 +180,7 @@ TEST(lseek_record_matches_format)
 		EXPECT_EQ(BASE_OFFSET + i, c.values[i][3]);
 		EXPECT_EQ(getpid(), c.tid[i]);
 	}
-	ring_unmap(&r);
-	close(fd);
+	sampling_done(fd, &r);
 	close(file);
 }
 
@@ -160,25 +193,19 @@ TEST(sched_switch_record_matches_format)
 	struct ring r;
 	int id, fd, i;
 
-	id = tp_id("sched", "sched_switch");
+	id = samples_init(&c, f, "sched", "sched_switch");
 	ASSERT_LE(0, id);
-	ASSERT_EQ(0, samples_init(&c, f, "sched", "sched_switch"));
-	c.names[0] = "common_type";
-	c.names[1] = "prev_pid";
-	c.names[2] = "next_pid";
-	c.comm_field = "prev_comm";
-	ASSERT_NE(NULL, tp_field(f, c.nr_fields, "prev_pid"));
-	ASSERT_NE(NULL, tp_field(f, c.nr_fields, "next_pid"));
+	collect_field(_metadata, &c, 0, "common_type");
+	collect_field(_metadata, &c, 1, "prev_pid");
+	collect_field(_metadata, &c, 2, "next_pid");
 	ASSERT_NE(NULL, tp_field(f, c.nr_fields, "prev_comm"));
+	c.comm_field = "prev_comm";
 	ASSERT_EQ(0, read_line_file("/proc/self/comm", comm, sizeof(comm)));
 
-	fd = tid_raw_open(id, 0, -1);
-	ASSERT_LE(0, fd);
-	ASSERT_EQ(0, ring_map(&r, fd, DATA_PAGES));
-	ASSERT_EQ(0, ioctl(fd, PERF_EVENT_IOC_ENABLE, 0));
+	fd = tp_tid_raw_open(id, 0, -1);
+	sampling_on(_metadata, fd, &r);
 	switch_out(5);
-	ASSERT_EQ(0, ioctl(fd, PERF_EVENT_IOC_DISABLE, 0));
-	ring_consume(&r, collect, &c);
+	sampling_off(_metadata, fd, &r, &c);
 
 	EXPECT_EQ(0, c.bad);
 	EXPECT_LE(5, c.nr);
@@ -188,8 +215,7 @@ TEST(sched_switch_record_matches_format)
 		EXPECT_NE(getpid(), c.values[i][2]);
 		EXPECT_STREQ(comm, c.comm[i]);
 	}
-	ring_unmap(&r);
-	close(fd);
+	sampling_done(fd, &r);
 }
 
 struct periods {
@@ -260,23 +286,14 @@ TEST(period_in_samples)
 /* The record of a kprobe: the common fields, then the probed address. */
 TEST(kprobe_record)
 {
-	unsigned long addr = 0, a;
+	unsigned long addr = kallsyms_addr("__x64_sys_getppid");
 	struct perf_event_attr attr;
 	struct tp_field f[2];
 	struct samples c;
-	char line[256], sym[128], t;
 	struct ring r;
-	FILE *ks;
 	int type, fd, i;
 
 	ASSERT_EQ(0, pmu_sysfs_read("kprobe", "type", &type));
-	ks = fopen("/proc/kallsyms", "r");
-	ASSERT_NE(NULL, ks);
-	while (!addr && fgets(line, sizeof(line), ks))
-		if (sscanf(line, "%lx %c %127s", &a, &t, sym) == 3 &&
-		    !strcmp(sym, "__x64_sys_getppid"))
-			addr = a;
-	fclose(ks);
 	ASSERT_NE(0, addr);
 
 	memset(&c, 0, sizeof(c));
@@ -297,24 +314,17 @@ TEST(kprobe_record)
 	attr.size = sizeof(attr);
 	attr.type = type;
 	attr.kprobe_func = (__u64)(unsigned long)"__x64_sys_getppid";
-	attr.sample_period = 1;
-	attr.sample_type = PERF_SAMPLE_TID | PERF_SAMPLE_RAW;
-	attr.disabled = 1;
-	fd = sys_perf_event_open(&attr, 0, -1, -1, 0);
-	ASSERT_LE(0, fd);
-	ASSERT_EQ(0, ring_map(&r, fd, DATA_PAGES));
-	ASSERT_EQ(0, ioctl(fd, PERF_EVENT_IOC_ENABLE, 0));
+	fd = tid_raw_open(&attr, 0, -1);
+	sampling_on(_metadata, fd, &r);
 	do_getppid(NR_CALLS);
-	ASSERT_EQ(0, ioctl(fd, PERF_EVENT_IOC_DISABLE, 0));
-	ring_consume(&r, collect, &c);
+	sampling_off(_metadata, fd, &r, &c);
 	EXPECT_EQ(0, c.bad);
 	EXPECT_EQ(NR_CALLS, c.nr);
 	for (i = 0; i < c.nr; i++) {
 		EXPECT_EQ(getpid(), c.values[i][0]);
 		EXPECT_EQ(addr, (unsigned long)c.values[i][1]);
 	}
-	ring_unmap(&r);
-	close(fd);
+	sampling_done(fd, &r);
 }
 
 /*
@@ -326,58 +336,36 @@ TEST(kprobe_record)
  */
 TEST(wakeup_sampled_in_woken_task)
 {
-	int ping[2], pong[2], cpus[1], fd, i, status, woken = 0;
 	struct tp_field f[TP_MAX_FIELDS];
-	__u64 value;
+	int cpus[1], id, fd, i, woken = 0;
 	struct samples c;
-	char ch = 'x';
+	struct wakee w;
 	struct ring r;
-	pid_t pid;
+	__u64 value;
 
-	ASSERT_EQ(0, samples_init(&c, f, "sched", "sched_waking"));
-	c.names[0] = "pid";
-	ASSERT_NE(NULL, tp_field(f, c.nr_fields, "pid"));
+	id = samples_init(&c, f, "sched", "sched_waking");
+	ASSERT_LE(0, id);
+	collect_field(_metadata, &c, 0, "pid");
 	ASSERT_EQ(1, allowed_cpus(cpus, 1));
 	ASSERT_EQ(0, pin_to_cpu(cpus[0]));
-	ASSERT_EQ(0, pipe(ping));
-	ASSERT_EQ(0, pipe(pong));
-	pid = fork();
-	ASSERT_LE(0, pid);
-	if (!pid) {
-		while (read(ping[0], &ch, 1) == 1 && ch != 'q')
-			if (write(pong[1], &ch, 1) != 1)
-				_exit(1);
-		_exit(0);
-	}
-	fd = tid_raw_open(tp_id("sched", "sched_waking"), pid, cpus[0]);
-	ASSERT_LE(0, fd);
-	ASSERT_EQ(0, ring_map(&r, fd, DATA_PAGES));
-	ASSERT_EQ(0, ioctl(fd, PERF_EVENT_IOC_ENABLE, 0));
-	for (i = 0; i <= NR_CALLS / 2; i++) {
-		while (task_state(pid) != 'S')
-			sched_yield();
-		if (i == NR_CALLS / 2)
-			ch = 'q';
-		ASSERT_EQ(1, write(ping[1], &ch, 1));
-		if (i < NR_CALLS / 2)
-			ASSERT_EQ(1, read(pong[0], &ch, 1));
-	}
-	ASSERT_EQ(pid, waitpid(pid, &status, 0));
+	ASSERT_EQ(0, wakee_start(&w));
+	fd = tp_tid_raw_open(id, w.pid, cpus[0]);
+	sampling_on(_metadata, fd, &r);
+	ASSERT_EQ(0, wakee_wake(&w, NR_CALLS / 2));
 	ring_consume(&r, collect, &c);
 	ASSERT_EQ(0, read_value(fd, &value));
 	EXPECT_EQ(0, c.bad);
 	for (i = 0; i < c.nr; i++) {
-		if (c.values[i][0] == pid)
+		if (c.values[i][0] == w.pid)
 			woken++;
 		else
-			EXPECT_EQ(pid, c.tid[i]);
+			EXPECT_EQ(w.pid, c.tid[i]);
 	}
 	TH_LOG("%d samples, %d of wakeups of the child, count %llu",
 	       c.nr, woken, value);
 	EXPECT_EQ(0, woken);
 	EXPECT_EQ(c.nr + NR_CALLS / 2 + 1, value);
-	ring_unmap(&r);
-	close(fd);
+	sampling_done(fd, &r);
 }
 
 TEST_HARNESS_MAIN

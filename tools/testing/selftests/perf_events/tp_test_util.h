@@ -69,6 +69,14 @@ static inline int tp_open(const char *sys, const char *name, pid_t pid,
 	return sys_perf_event_open(&attr, pid, cpu, -1, 0);
 }
 
+/* The count of a counting event, or ~0 if it cannot be read. */
+static inline __u64 count_of(int fd)
+{
+	__u64 value;
+
+	return read_value(fd, &value) ? ~0ULL : value;
+}
+
 /* @nr getpid() and getppid() system calls, not cached by the C library. */
 static inline void do_getpid(int nr)
 {
@@ -99,6 +107,26 @@ static inline int read_line_file(const char *path, char *buf, size_t size)
 	return 0;
 }
 
+/* The address of kernel symbol @name from /proc/kallsyms, or 0. */
+static inline unsigned long kallsyms_addr(const char *name)
+{
+	char line[256], sym[200], type;
+	unsigned long addr, found = 0;
+	FILE *f = fopen("/proc/kallsyms", "r");
+
+	if (!f)
+		return 0;
+	while (fgets(line, sizeof(line), f)) {
+		if (sscanf(line, "%lx %c %199s", &addr, &type, sym) == 3 &&
+		    !strcmp(sym, name)) {
+			found = addr;
+			break;
+		}
+	}
+	fclose(f);
+	return found;
+}
+
 /* The state letter of task @pid (R, S, ...), or 0. */
 static inline char task_state(pid_t pid)
 {
@@ -109,6 +137,54 @@ static inline char task_state(pid_t pid)
 		return 0;
 	p = strrchr(buf, ')');
 	return p && p[1] == ' ' ? p[2] : 0;
+}
+
+/*
+ * A child to wake, for the wakeup tests: wakee_start() forks it, and it
+ * echoes each byte it reads from the parent until a 'q'.  With both on
+ * one CPU, wakee_wake(@nr) wakes it @nr + 1 times, each time once it
+ * sleeps, waiting for its answer in between (where the child wakes the
+ * parent), then reaps it.  0, or -1 if a step failed.
+ */
+struct wakee {
+	pid_t pid;
+	int ping[2], pong[2];
+};
+
+static inline int wakee_start(struct wakee *w)
+{
+	char ch;
+
+	if (pipe(w->ping) || pipe(w->pong))
+		return -1;
+	w->pid = fork();
+	if (w->pid < 0)
+		return -1;
+	if (!w->pid) {
+		while (read(w->ping[0], &ch, 1) == 1 && ch != 'q')
+			if (write(w->pong[1], &ch, 1) != 1)
+				_exit(1);
+		_exit(0);
+	}
+	return 0;
+}
+
+static inline int wakee_wake(struct wakee *w, int nr)
+{
+	char ch = 'x';
+	int i;
+
+	for (i = 0; i <= nr; i++) {
+		while (task_state(w->pid) != 'S')
+			sched_yield();
+		if (i == nr)
+			ch = 'q';
+		if (write(w->ping[1], &ch, 1) != 1)
+			return -1;
+		if (i < nr && read(w->pong[0], &ch, 1) != 1)
+			return -1;
+	}
+	return waitpid(w->pid, NULL, 0) == w->pid ? 0 : -1;
 }
 
 /*

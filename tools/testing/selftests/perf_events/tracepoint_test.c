@@ -17,25 +17,29 @@
 
 #define NR_CALLS	100
 
+/* An event on syscalls:sys_enter_getpid for this task; it must open. */
+static int getpid_event(struct __test_metadata *_metadata, bool disabled)
+{
+	int fd = tp_open("syscalls", "sys_enter_getpid", 0, -1, disabled);
+
+	ASSERT_LE(0, fd);
+	return fd;
+}
+
 /* Enable @fd, run @nr getpid() calls, disable it and return its count. */
 static __u64 count_getpid(int fd, int nr)
 {
-	__u64 value = ~0ULL;
-
 	ioctl(fd, PERF_EVENT_IOC_RESET, 0);
 	ioctl(fd, PERF_EVENT_IOC_ENABLE, 0);
 	do_getpid(nr);
 	ioctl(fd, PERF_EVENT_IOC_DISABLE, 0);
-	if (read_value(fd, &value))
-		return ~0ULL;
-	return value;
+	return count_of(fd);
 }
 
 TEST(sys_enter_counts_each_call)
 {
-	int fd = tp_open("syscalls", "sys_enter_getpid", 0, -1, true);
+	int fd = getpid_event(_metadata, true);
 
-	ASSERT_LE(0, fd);
 	EXPECT_EQ(NR_CALLS, count_getpid(fd, NR_CALLS));
 	EXPECT_EQ(3 * NR_CALLS, count_getpid(fd, 3 * NR_CALLS));
 	close(fd);
@@ -53,26 +57,20 @@ TEST(sys_exit_counts_each_call)
 /* Other system calls are not getpid(). */
 TEST(other_syscalls_not_counted)
 {
-	int fd = tp_open("syscalls", "sys_enter_getpid", 0, -1, false);
-	__u64 value;
+	int fd = getpid_event(_metadata, false);
 
-	ASSERT_LE(0, fd);
 	ioctl(fd, PERF_EVENT_IOC_RESET, 0);
 	do_getppid(NR_CALLS);
-	ASSERT_EQ(0, read_value(fd, &value));
-	EXPECT_EQ(0, value);
+	EXPECT_EQ(0, count_of(fd));
 	close(fd);
 }
 
 TEST(disabled_counts_nothing)
 {
-	int fd = tp_open("syscalls", "sys_enter_getpid", 0, -1, true);
-	__u64 value;
+	int fd = getpid_event(_metadata, true);
 
-	ASSERT_LE(0, fd);
 	do_getpid(NR_CALLS);
-	ASSERT_EQ(0, read_value(fd, &value));
-	EXPECT_EQ(0, value);
+	EXPECT_EQ(0, count_of(fd));
 	close(fd);
 }
 
@@ -80,30 +78,22 @@ TEST(disabled_counts_nothing)
 TEST(several_events_one_tracepoint)
 {
 	int a, b, c;
-	__u64 va, vb, vc;
 
-	a = tp_open("syscalls", "sys_enter_getpid", 0, -1, false);
-	b = tp_open("syscalls", "sys_enter_getpid", 0, -1, false);
-	ASSERT_LE(0, a);
-	ASSERT_LE(0, b);
+	a = getpid_event(_metadata, false);
+	b = getpid_event(_metadata, false);
 	do_getpid(NR_CALLS);
 	close(a);
-	c = tp_open("syscalls", "sys_enter_getpid", 0, -1, false);
-	ASSERT_LE(0, c);
+	c = getpid_event(_metadata, false);
 	do_getpid(NR_CALLS);
-	ASSERT_EQ(0, read_value(b, &vb));
-	ASSERT_EQ(0, read_value(c, &vc));
-	EXPECT_EQ(2 * NR_CALLS, vb);
-	EXPECT_EQ(NR_CALLS, vc);
+	EXPECT_EQ(2 * NR_CALLS, count_of(b));
+	EXPECT_EQ(NR_CALLS, count_of(c));
 	close(b);
 	close(c);
 
 	/* Everything closed: a new event starts the tracepoint again. */
-	a = tp_open("syscalls", "sys_enter_getpid", 0, -1, false);
-	ASSERT_LE(0, a);
+	a = getpid_event(_metadata, false);
 	do_getpid(NR_CALLS);
-	ASSERT_EQ(0, read_value(a, &va));
-	EXPECT_EQ(NR_CALLS, va);
+	EXPECT_EQ(NR_CALLS, count_of(a));
 	close(a);
 }
 
@@ -149,23 +139,19 @@ TEST(exclude_kernel)
 {
 	struct perf_event_attr attr;
 	int sys, sched;
-	__u64 value;
 
 	tp_attr_init(&attr, tp_id("syscalls", "sys_enter_getpid"));
 	attr.exclude_kernel = 1;
 	sys = sys_perf_event_open(&attr, 0, -1, -1, 0);
 	ASSERT_LE(0, sys);
-	tp_attr_init(&attr, tp_id("sched", "sched_switch"));
-	attr.exclude_kernel = 1;
+	attr.config = tp_id("sched", "sched_switch");
 	sched = sys_perf_event_open(&attr, 0, -1, -1, 0);
 	ASSERT_LE(0, sched);
 
 	do_getpid(NR_CALLS);
 	switch_out(5);
-	ASSERT_EQ(0, read_value(sys, &value));
-	EXPECT_EQ(NR_CALLS, value);
-	ASSERT_EQ(0, read_value(sched, &value));
-	EXPECT_EQ(0, value);
+	EXPECT_EQ(NR_CALLS, count_of(sys));
+	EXPECT_EQ(0, count_of(sched));
 	close(sys);
 	close(sched);
 }
@@ -215,7 +201,6 @@ TEST(inherit_counts_children)
 	struct perf_event_attr attr;
 	struct gated_child c;
 	int fd, status;
-	__u64 value;
 
 	tp_attr_init(&attr, tp_id("syscalls", "sys_enter_getpid"));
 	attr.inherit = 1;
@@ -228,8 +213,7 @@ TEST(inherit_counts_children)
 	status = gated_wait(&c);
 	ASSERT_TRUE(WIFEXITED(status));
 	ASSERT_EQ(0, WEXITSTATUS(status));
-	ASSERT_EQ(0, read_value(fd, &value));
-	EXPECT_EQ(40, value);
+	EXPECT_EQ(40, count_of(fd));
 	close(fd);
 }
 
@@ -242,37 +226,18 @@ TEST(inherit_counts_children)
  */
 TEST(wakeup_counts_in_woken_task)
 {
-	int ping[2], pong[2], cpus[1], on_cpu, any_cpu, i, status;
+	int cpus[1], on_cpu, any_cpu;
 	__u64 v_cpu, v_any;
-	char ch = 'x';
-	pid_t pid;
+	struct wakee w;
 
 	ASSERT_EQ(1, allowed_cpus(cpus, 1));
 	ASSERT_EQ(0, pin_to_cpu(cpus[0]));
-	ASSERT_EQ(0, pipe(ping));
-	ASSERT_EQ(0, pipe(pong));
-	pid = fork();
-	ASSERT_LE(0, pid);
-	if (!pid) {
-		while (read(ping[0], &ch, 1) == 1 && ch != 'q')
-			if (write(pong[1], &ch, 1) != 1)
-				_exit(1);
-		_exit(0);
-	}
-	on_cpu = tp_open("sched", "sched_waking", pid, cpus[0], false);
-	any_cpu = tp_open("sched", "sched_waking", pid, -1, false);
+	ASSERT_EQ(0, wakee_start(&w));
+	on_cpu = tp_open("sched", "sched_waking", w.pid, cpus[0], false);
+	any_cpu = tp_open("sched", "sched_waking", w.pid, -1, false);
 	ASSERT_LE(0, on_cpu);
 	ASSERT_LE(0, any_cpu);
-	for (i = 0; i <= NR_CALLS; i++) {
-		while (task_state(pid) != 'S')
-			sched_yield();
-		if (i == NR_CALLS)
-			ch = 'q';
-		ASSERT_EQ(1, write(ping[1], &ch, 1));
-		if (i < NR_CALLS)
-			ASSERT_EQ(1, read(pong[0], &ch, 1));
-	}
-	ASSERT_EQ(pid, waitpid(pid, &status, 0));
+	ASSERT_EQ(0, wakee_wake(&w, NR_CALLS));
 	ASSERT_EQ(0, read_value(on_cpu, &v_cpu));
 	ASSERT_EQ(0, read_value(any_cpu, &v_any));
 	TH_LOG("bound to the CPU: %llu, any CPU: %llu", v_cpu, v_any);

@@ -1,0 +1,99 @@
+# SPDX-License-Identifier: GPL-2.0
+#
+# What the shell selftests share, sourced from the directory they run in:
+#
+#	. "$(dirname "$0")/perf_tap.sh"
+#	tap_require perf	# or skip the whole file
+#	tap_plan 4		# the TAP header: four tests
+#	...
+#	check $ok "what the test checks" [files to show if it failed]
+#	...
+#	tap_exit		# 1 if a test failed, else 0
+#
+# and helpers for what several of them set up or read.
+
+ksft_skip=4
+tap_n=0
+tap_failed=0
+
+# Skip the whole file, with the reason $*.
+tap_skip_all() {
+	echo "1..0 # SKIP $*"
+	exit $ksft_skip
+}
+
+# Skip the whole file unless command $1 is installed.
+tap_require() {
+	command -v "$1" >/dev/null 2>&1 || tap_skip_all "$1 is not installed"
+}
+
+tap_plan() {
+	echo "TAP version 13"
+	echo "1..$1"
+}
+
+# Show the first $2 (default 40) lines of file $1 as TAP comments.
+show() {
+	sed 's/^/# /' "$1" | head -n "${2:-40}"
+}
+
+# The next test passed if $1 is 0.  $2 names it; if it failed, the files
+# that follow are shown (those that exist).
+check() {
+	tap_status=$1
+	tap_name=$2
+	shift 2
+	tap_n=$((tap_n + 1))
+	if [ "$tap_status" = 0 ]; then
+		echo "ok $tap_n $tap_name"
+		return 0
+	fi
+	for tap_file; do
+		[ -e "$tap_file" ] && show "$tap_file"
+	done
+	echo "not ok $tap_n $tap_name"
+	tap_failed=1
+}
+
+tap_exit() {
+	exit $tap_failed
+}
+
+# The value perf stat -x, reports for event $1 in file $2.
+stat_value() {
+	awk -F, -v ev="$1" '$3 == ev { print $1 }' "$2"
+}
+
+# Is $1 a count (digits only), or a number (digits and dots)?
+is_count() {
+	case "$1" in
+	'' | *[!0-9]*) return 1 ;;
+	esac
+}
+
+is_number() {
+	case "$1" in
+	'' | *[!0-9.]*) return 1 ;;
+	esac
+}
+
+mount_tracefs() {
+	[ -d /sys/kernel/tracing/events ] ||
+		mount -t tracefs tracefs /sys/kernel/tracing 2>/dev/null
+}
+
+# Mount cgroup2 at directory $1 (made if need be); 0 if it is mounted.
+# The pids controller is enabled at the root for a moment so that new
+# cgroups have the implicit perf_event controller (see cgroup_util.h).
+cgroup2_mount() {
+	mkdir -p "$1" && mount -t cgroup2 none "$1" 2>/dev/null || return 1
+	echo +pids >"$1/cgroup.subtree_control" 2>/dev/null
+	echo -pids >"$1/cgroup.subtree_control" 2>/dev/null
+	return 0
+}
+
+# Undo cgroup2_mount $1, whether or not it succeeded.
+cgroup2_umount() {
+	umount "$1" 2>/dev/null
+	rmdir "$1" 2>/dev/null
+}
