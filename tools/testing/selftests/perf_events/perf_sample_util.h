@@ -41,6 +41,22 @@ static inline int sample_open(struct perf_event_attr *attr)
 	return sys_perf_event_open(attr, 0, -1, -1, 0);
 }
 
+/*
+ * Fault @nr fresh pages with the event @fd enabled just around it; 0, or
+ * -1 if an ioctl() failed or the pages could not be had.
+ */
+static inline int fault_enabled(int fd, size_t nr)
+{
+	int ret;
+
+	if (ioctl(fd, PERF_EVENT_IOC_ENABLE, 0))
+		return -1;
+	ret = fault_fresh_pages(nr);
+	if (ioctl(fd, PERF_EVENT_IOC_DISABLE, 0))
+		return -1;
+	return ret;
+}
+
 /* An event's mapped ring buffer. */
 struct ring {
 	void *map;
@@ -77,6 +93,15 @@ static inline void ring_unmap(struct ring *r)
 	if (r->map)
 		munmap(r->map, r->len);
 	r->map = NULL;
+}
+
+/* Read every page of the mapping, so that faulting it in samples nothing. */
+static inline void ring_prefault(struct ring *r)
+{
+	size_t i;
+
+	for (i = 0; i < r->len; i += page_size())
+		__atomic_load_n((char *)r->map + i, __ATOMIC_RELAXED);
 }
 
 static inline __u64 ring_head(struct ring *r)
