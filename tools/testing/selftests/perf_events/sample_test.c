@@ -37,6 +37,7 @@
  */
 #define _GNU_SOURCE
 #include <errno.h>
+#include <limits.h>
 #include <stdint.h>
 #include <sys/ioctl.h>
 #include <sys/mman.h>
@@ -51,6 +52,12 @@
 
 #define KERNEL_START	0xffff800000000000ULL
 #define USER_END	0x0000800000000000ULL
+
+/* The fields that say which event, task, CPU, place and period. */
+#define ID_FIELDS	(PERF_SAMPLE_IDENTIFIER | PERF_SAMPLE_IP | \
+			 PERF_SAMPLE_TID | PERF_SAMPLE_TIME | PERF_SAMPLE_ADDR | \
+			 PERF_SAMPLE_ID | PERF_SAMPLE_STREAM_ID | \
+			 PERF_SAMPLE_CPU | PERF_SAMPLE_PERIOD)
 
 /* PERF_MEM_NA of the kernel: every part of data_src not available. */
 #define DATA_SRC_NA	(PERF_MEM_S(OP, NA) | PERF_MEM_S(LVL, NA) | \
@@ -70,8 +77,11 @@ static int reg_index(__u64 mask, int reg)
 	return __builtin_popcountll(mask & ((1ULL << reg) - 1));
 }
 
-#define noinline	__attribute__((__noinline__))
-#define __noclone	__attribute__((__noclone__))
+/*
+ * Never inlined, cloned or otherwise optimised together with a caller
+ * (the kernel's noinline and __noclone, in one).
+ */
+#define __noipa		__attribute__((__noipa__))
 
 /* The address of a link-time symbol (the program is static, not PIE). */
 #define SYMBOL_ADDR(sym) ({						\
@@ -99,7 +109,7 @@ struct fault_site {
 /* The instruction of fault_inner() that takes the fault. */
 #define FAULT_INSN	SYMBOL_ADDR(fault_insn)
 
-static noinline void fill_mark(__u64 *mark)
+static __noipa void fill_mark(__u64 *mark)
 {
 	int i;
 
@@ -112,7 +122,7 @@ static noinline void fill_mark(__u64 *mark)
  * function, so that its locals are above the stack pointer rather than
  * in the red zone below it.
  */
-static noinline __noclone void fault_inner(char *p, struct fault_site *site)
+static __noipa void fault_inner(char *p, struct fault_site *site)
 {
 	__u64 mark[MARK_WORDS];
 
@@ -124,14 +134,14 @@ static noinline __noclone void fault_inner(char *p, struct fault_site *site)
 		     : : "r" (p), "r" (mark) : "memory");
 }
 
-static noinline __noclone void fault_middle(char *p, struct fault_site *site)
+static __noipa void fault_middle(char *p, struct fault_site *site)
 {
 	fault_inner(p, site);
 	site->ret_middle = (uintptr_t)__builtin_return_address(0);
 	asm volatile("" : : : "memory");
 }
 
-static noinline void fault_at(char *p, struct fault_site *site)
+static __noipa void fault_at(char *p, struct fault_site *site)
 {
 	fault_middle(p, site);
 }
@@ -168,16 +178,13 @@ static void sampler_init(struct sampler *s, __u64 config, __u64 sample_type)
 /* Open and map; 0 or -errno of the open. */
 static int sampler_open(struct sampler *s, int group_fd)
 {
-	size_t i;
-
 	s->fd = sys_perf_event_open(&s->attr, 0, -1, group_fd, 0);
 	if (s->fd < 0)
 		return -errno;
 	if (ioctl(s->fd, PERF_EVENT_IOC_ID, &s->id) ||
 	    ring_map(&s->r, s->fd, RING_PAGES))
 		return -EIO;
-	for (i = 0; i < s->r.len; i += page_size())
-		__atomic_load_n((char *)s->r.map + i, __ATOMIC_RELAXED);
+	ring_prefault(&s->r);
 	s->ss = calloc(1, sizeof(*s->ss));
 	s->page = map_fresh_pages(16);
 	if (!s->ss || !s->page)
@@ -208,13 +215,11 @@ static void sampler_fault(struct sampler *s, char *p, struct fault_site *site)
 	ioctl(s->fd, PERF_EVENT_IOC_DISABLE, 0);
 }
 
-/* Collect the samples; the one for address @addr, or NULL. */
-static struct sample *sampler_find(struct sampler *s, __u64 addr, int *idx)
+/* The collected sample for address @addr (its index in @idx), or NULL. */
+static struct sample *sample_at(struct sampler *s, __u64 addr, int *idx)
 {
 	int i;
 
-	if (ring_collect(&s->r, s->ss))
-		return NULL;
 	for (i = 0; i < s->ss->kept; i++) {
 		if (s->ss->s[i].addr == addr) {
 			if (idx)
@@ -225,29 +230,74 @@ static struct sample *sampler_find(struct sampler *s, __u64 addr, int *idx)
 	return NULL;
 }
 
+/* Collect the samples; the one for address @addr, or NULL. */
+static struct sample *sampler_find(struct sampler *s, __u64 addr, int *idx)
+{
+	if (ring_collect(&s->r, s->ss))
+		return NULL;
+	return sample_at(s, addr, idx);
+}
+
+/*
+ * Open @s, fault at byte @off of its fresh pages (in fault_insn) and
+ * return the sample of that fault, its index in @idx if not NULL.  What
+ * the fault saw goes to @site, if not NULL.
+ */
+static struct sample *fault_sample(struct __test_metadata *_metadata,
+				   struct sampler *s, size_t off,
+				   struct fault_site *site, int *idx)
+{
+	struct fault_site unused;
+	struct sample *x;
+
+	ASSERT_EQ(0, sampler_open(s, -1));
+	sampler_fault(s, s->page + off, site ? site : &unused);
+	x = sampler_find(s, (uintptr_t)(s->page + off), idx);
+	ASSERT_NE(NULL, x);
+	return x;
+}
+
+/* The size of kept sample @i's record, as its header gives it. */
+static unsigned int sample_size(const struct sampler *s, int i)
+{
+	return s->ss->copy[i][0] >> 48;
+}
+
+/* Is @addr in the first @nr of the sampler's fresh pages? */
+static bool on_pages(const struct sampler *s, __u64 addr, size_t nr)
+{
+	return addr >= (uintptr_t)s->page &&
+	       addr < (uintptr_t)s->page + nr * page_size();
+}
+
+/*
+ * With @s on, spin for @spin_ns of CPU time (if not 0), then touch the
+ * first @nr of its fresh pages; collect the samples.
+ */
+static void sampler_touch(struct __test_metadata *_metadata,
+			  struct sampler *s, size_t nr, __u64 spin_ns)
+{
+	ASSERT_EQ(0, ioctl(s->fd, PERF_EVENT_IOC_ENABLE, 0));
+	if (spin_ns)
+		spin_cpu_ns(spin_ns);
+	touch_pages(s->page, nr);
+	ASSERT_EQ(0, ioctl(s->fd, PERF_EVENT_IOC_DISABLE, 0));
+	ASSERT_EQ(0, ring_collect(&s->r, s->ss));
+}
+
 TEST(id_fields_in_order)
 {
-	struct fault_site site;
 	struct sampler s;
 	struct sample *x;
-	char *p;
 	int cpus[1], i;
 
 	ASSERT_EQ(1, allowed_cpus(cpus, 1));
 	ASSERT_EQ(0, pin_to_cpu(cpus[0]));
-	sampler_init(&s, PERF_COUNT_SW_PAGE_FAULTS,
-		     PERF_SAMPLE_IDENTIFIER | PERF_SAMPLE_IP | PERF_SAMPLE_TID |
-		     PERF_SAMPLE_TIME | PERF_SAMPLE_ADDR | PERF_SAMPLE_ID |
-		     PERF_SAMPLE_STREAM_ID | PERF_SAMPLE_CPU |
-		     PERF_SAMPLE_PERIOD);
-	ASSERT_EQ(0, sampler_open(&s, -1));
-	p = s.page + 123;
-	sampler_fault(&s, p, &site);
-	x = sampler_find(&s, (uintptr_t)p, &i);
-	ASSERT_NE(NULL, x);
+	sampler_init(&s, PERF_COUNT_SW_PAGE_FAULTS, ID_FIELDS);
+	x = fault_sample(_metadata, &s, 123, NULL, &i);
 	EXPECT_EQ(0, s.ss->bad);
 
-	EXPECT_EQ(8 + 9 * 8, s.ss->copy[i][0] >> 48);
+	EXPECT_EQ(8 + 9 * 8, sample_size(&s, i));
 	EXPECT_EQ(PERF_RECORD_MISC_USER, s.ss->misc[i]);
 	EXPECT_EQ(s.id, x->identifier);
 	EXPECT_EQ(FAULT_INSN, x->ip);
@@ -290,8 +340,7 @@ TEST(addr_is_fault_address)
 			EXPECT_TRUE(in_text(x->ip));
 			continue;
 		}
-		if (x->addr < (uintptr_t)s.page ||
-		    x->addr >= (uintptr_t)s.page + 8 * page_size())
+		if (!on_pages(&s, x->addr, 8))
 			continue;
 		EXPECT_EQ((x->addr - (uintptr_t)s.page) % page_size(),
 			  8 * ((x->addr - (uintptr_t)s.page) / page_size()));
@@ -317,14 +366,10 @@ TEST(period_samples_every_occurrence)
 		     PERF_SAMPLE_PERIOD | PERF_SAMPLE_ADDR);
 	s.attr.sample_period = 3;
 	ASSERT_EQ(0, sampler_open(&s, -1));
-	ASSERT_EQ(0, ioctl(s.fd, PERF_EVENT_IOC_ENABLE, 0));
-	touch_pages(s.page, 16);
-	ASSERT_EQ(0, ioctl(s.fd, PERF_EVENT_IOC_DISABLE, 0));
-	ASSERT_EQ(0, ring_collect(&s.r, s.ss));
+	sampler_touch(_metadata, &s, 16, 0);
 	for (i = 0; i < s.ss->kept; i++) {
 		EXPECT_EQ(1, s.ss->s[i].period);
-		if (s.ss->s[i].addr >= (uintptr_t)s.page &&
-		    s.ss->s[i].addr < (uintptr_t)s.page + 16 * page_size())
+		if (on_pages(&s, s.ss->s[i].addr, 16))
 			ours++;
 	}
 	EXPECT_EQ(16, ours);
@@ -341,14 +386,10 @@ TEST(period_without_period_field)
 	sampler_init(&s, PERF_COUNT_SW_PAGE_FAULTS, PERF_SAMPLE_ADDR);
 	s.attr.sample_period = 3;
 	ASSERT_EQ(0, sampler_open(&s, -1));
-	ASSERT_EQ(0, ioctl(s.fd, PERF_EVENT_IOC_ENABLE, 0));
-	touch_pages(s.page, 15);
-	ASSERT_EQ(0, ioctl(s.fd, PERF_EVENT_IOC_DISABLE, 0));
+	sampler_touch(_metadata, &s, 15, 0);
 	ASSERT_EQ(0, read_value(s.fd, &count));
-	ASSERT_EQ(0, ring_collect(&s.r, s.ss));
 	for (i = 0; i < s.ss->kept; i++)
-		if (s.ss->s[i].addr >= (uintptr_t)s.page &&
-		    s.ss->s[i].addr < (uintptr_t)s.page + 16 * page_size())
+		if (on_pages(&s, s.ss->s[i].addr, 16))
 			ours++;
 	EXPECT_EQ(count / 3, s.ss->kept);
 	EXPECT_LE(4, ours);
@@ -371,12 +412,8 @@ TEST(read_of_event)
 		     PERF_SAMPLE_READ | PERF_SAMPLE_ADDR);
 	s.attr.read_format = READ_FMT_ALL;
 	ASSERT_EQ(0, sampler_open(&s, -1));
-	ASSERT_EQ(0, ioctl(s.fd, PERF_EVENT_IOC_ENABLE, 0));
-	spin_cpu_ns(NSEC_PER_MSEC);
-	touch_pages(s.page, 8);
-	ASSERT_EQ(0, ioctl(s.fd, PERF_EVENT_IOC_DISABLE, 0));
+	sampler_touch(_metadata, &s, 8, NSEC_PER_MSEC);
 	ASSERT_EQ(sizeof(buf), read(s.fd, buf, sizeof(buf)));
-	ASSERT_EQ(0, ring_collect(&s.r, s.ss));
 	EXPECT_EQ(0, s.ss->bad);
 	ASSERT_LE(8, s.ss->kept);
 	for (i = 0; i < s.ss->kept; i++) {
@@ -389,8 +426,7 @@ TEST(read_of_event)
 		EXPECT_LE(prev_enabled, r[1]);
 		EXPECT_LT(0, r[1]);
 		/* Our pages were touched after the spin. */
-		if (s.ss->s[i].addr >= (uintptr_t)s.page &&
-		    s.ss->s[i].addr < (uintptr_t)s.page + 8 * page_size())
+		if (on_pages(&s, s.ss->s[i].addr, 8))
 			EXPECT_LE(NSEC_PER_MSEC, r[1]);
 		EXPECT_EQ(r[1], r[2]);
 		EXPECT_EQ(s.id, r[3]);
@@ -426,11 +462,7 @@ TEST(read_of_group)
 	ASSERT_EQ(0, ioctl(m1, PERF_EVENT_IOC_ID, &ids[1]));
 	ASSERT_EQ(0, ioctl(m2, PERF_EVENT_IOC_ID, &ids[2]));
 
-	ASSERT_EQ(0, ioctl(s.fd, PERF_EVENT_IOC_ENABLE, 0));
-	spin_cpu_ns(NSEC_PER_MSEC);
-	touch_pages(s.page, 8);
-	ASSERT_EQ(0, ioctl(s.fd, PERF_EVENT_IOC_DISABLE, 0));
-	ASSERT_EQ(0, ring_collect(&s.r, s.ss));
+	sampler_touch(_metadata, &s, 8, NSEC_PER_MSEC);
 	EXPECT_EQ(0, s.ss->bad);
 	ASSERT_LE(8, s.ss->kept);
 	for (i = 0; i < s.ss->kept; i++) {
@@ -447,8 +479,7 @@ TEST(read_of_group)
 		EXPECT_GE(1, llabs((long long)(g.member[0].value -
 					       g.member[1].value)));
 		/* Our pages were touched after the spin. */
-		if (x->addr >= (uintptr_t)s.page &&
-		    x->addr < (uintptr_t)s.page + 8 * page_size()) {
+		if (on_pages(&s, x->addr, 8)) {
 			EXPECT_LE(NSEC_PER_MSEC, g.enabled);
 			EXPECT_LE(NSEC_PER_MSEC, g.member[2].value);
 		}
@@ -463,51 +494,65 @@ static bool is_context(__u64 ip)
 	return ip >= (__u64)PERF_CONTEXT_MAX;
 }
 
+/*
+ * A user fault's chain, its first @nr entries: the user marker, the
+ * faulting instruction, then the return addresses into its callers.
+ */
+static void expect_user_chain(struct __test_metadata *_metadata,
+			      const struct sample *x,
+			      const struct fault_site *site, int nr)
+{
+	const __u64 want[] = {
+		PERF_CONTEXT_USER, FAULT_INSN, site->ret_inner,
+		site->ret_middle,
+	};
+	int i;
+
+	for (i = 0; i < nr; i++)
+		EXPECT_EQ(want[i], x->callchain[i]) TH_LOG("entry %d", i);
+}
+
+/*
+ * Open @s and fault at byte @off of its pages: the sample's chain must be
+ * the first @nr entries expect_user_chain() checks, and no more.
+ */
+static void fault_chain(struct __test_metadata *_metadata,
+			struct sampler *s, size_t off, int nr)
+{
+	struct fault_site site;
+	struct sample *x;
+
+	x = fault_sample(_metadata, s, off, &site, NULL);
+	ASSERT_EQ(nr, x->callchain_nr);
+	expect_user_chain(_metadata, x, &site, nr);
+}
+
 /* A fault in user space: the user part only, with the callers. */
 TEST(callchain_user)
 {
 	struct fault_site site;
 	struct sampler s;
 	struct sample *x;
-	char *p;
 
 	sampler_init(&s, PERF_COUNT_SW_PAGE_FAULTS,
 		     PERF_SAMPLE_IP | PERF_SAMPLE_ADDR |
 		     PERF_SAMPLE_CALLCHAIN);
-	ASSERT_EQ(0, sampler_open(&s, -1));
-	p = s.page + 8;
-	sampler_fault(&s, p, &site);
-	x = sampler_find(&s, (uintptr_t)p, NULL);
-	ASSERT_NE(NULL, x);
+	x = fault_sample(_metadata, &s, 8, &site, NULL);
 	ASSERT_LE(4, x->callchain_nr);
-	EXPECT_EQ(PERF_CONTEXT_USER, x->callchain[0]);
+	expect_user_chain(_metadata, x, &site, 4);
 	EXPECT_EQ(x->ip, x->callchain[1]);
-	EXPECT_EQ(FAULT_INSN, x->callchain[1]);
-	EXPECT_EQ(site.ret_inner, x->callchain[2]);
-	EXPECT_EQ(site.ret_middle, x->callchain[3]);
 	sampler_close(&s);
 }
 
 /* sample_max_stack bounds the addresses; the marker does not count. */
 TEST(callchain_max_stack)
 {
-	struct fault_site site;
 	struct sampler s;
-	struct sample *x;
-	char *p;
 
 	sampler_init(&s, PERF_COUNT_SW_PAGE_FAULTS,
 		     PERF_SAMPLE_ADDR | PERF_SAMPLE_CALLCHAIN);
 	s.attr.sample_max_stack = 2;
-	ASSERT_EQ(0, sampler_open(&s, -1));
-	p = s.page + 16;
-	sampler_fault(&s, p, &site);
-	x = sampler_find(&s, (uintptr_t)p, NULL);
-	ASSERT_NE(NULL, x);
-	ASSERT_EQ(3, x->callchain_nr);
-	EXPECT_EQ(PERF_CONTEXT_USER, x->callchain[0]);
-	EXPECT_EQ(FAULT_INSN, x->callchain[1]);
-	EXPECT_EQ(site.ret_inner, x->callchain[2]);
+	fault_chain(_metadata, &s, 16, 3);
 	sampler_close(&s);
 }
 
@@ -532,10 +577,7 @@ FIXTURE_TEARDOWN(max_stack)
  */
 TEST_F(max_stack, sysctl_bounds_chains)
 {
-	struct fault_site site;
 	struct sampler s;
-	struct sample *x;
-	char *p;
 
 	ASSERT_EQ(0, write_int_file(self->max_stack.path, 2));
 	sampler_init(&s, PERF_COUNT_SW_PAGE_FAULTS,
@@ -543,57 +585,50 @@ TEST_F(max_stack, sysctl_bounds_chains)
 	s.attr.sample_max_stack = 3;
 	EXPECT_EQ(EOVERFLOW, open_errno(&s.attr));
 	s.attr.sample_max_stack = 0;
-	ASSERT_EQ(0, sampler_open(&s, -1));
-	p = s.page + 120;
-	sampler_fault(&s, p, &site);
-	x = sampler_find(&s, (uintptr_t)p, NULL);
-	ASSERT_NE(NULL, x);
-	ASSERT_EQ(3, x->callchain_nr);
-	EXPECT_EQ(PERF_CONTEXT_USER, x->callchain[0]);
-	EXPECT_EQ(FAULT_INSN, x->callchain[1]);
-	EXPECT_EQ(site.ret_inner, x->callchain[2]);
+	fault_chain(_metadata, &s, 120, 3);
 	sampler_close(&s);
 }
 
 /* exclude_callchain_user on a user fault: an empty chain. */
 TEST(callchain_exclude_user)
 {
-	struct fault_site site;
 	struct sampler s;
-	struct sample *x;
-	char *p;
 
 	sampler_init(&s, PERF_COUNT_SW_PAGE_FAULTS,
 		     PERF_SAMPLE_ADDR | PERF_SAMPLE_CALLCHAIN);
 	s.attr.exclude_callchain_user = 1;
-	ASSERT_EQ(0, sampler_open(&s, -1));
-	p = s.page + 24;
-	sampler_fault(&s, p, &site);
-	x = sampler_find(&s, (uintptr_t)p, NULL);
-	ASSERT_NE(NULL, x);
-	EXPECT_EQ(0, x->callchain_nr);
+	fault_chain(_metadata, &s, 24, 0);
 	sampler_close(&s);
 }
 
-/* Context switches are sampled in the kernel, on the way to sleep. */
-static void switch_samples(struct sampler *s)
+/*
+ * Open @s and take context-switch samples, which are taken in the kernel,
+ * on the way to sleep; there must be some.
+ */
+static void switch_samples(struct __test_metadata *_metadata,
+			   struct sampler *s)
 {
+	ASSERT_EQ(0, sampler_open(s, -1));
 	ioctl(s->fd, PERF_EVENT_IOC_ENABLE, 0);
 	switch_out(4);
 	ioctl(s->fd, PERF_EVENT_IOC_DISABLE, 0);
 	ring_collect(&s->r, s->ss);
+	ASSERT_LE(1, s->ss->kept);
 }
 
 /*
- * Split a chain: kernel addresses, user entries, markers in order.  The
- * user part is what following the frame pointers found; only its first
- * entry, the user IP, is sure to be an address.
+ * Split a chain: kernel addresses, user entries, markers in order ('k'
+ * for the kernel's, 'u' for the user's).  The user part is what following
+ * the frame pointers found; only its first entry, the user IP, is sure
+ * to be an address.
  */
+#define MAX_MARKERS	4
+
 struct chain_parts {
 	int kernel, user, bad;
 	__u64 bad_ip;
 	int bad_at;
-	int markers[4];
+	char markers[MAX_MARKERS + 1];
 	int nr_markers;
 };
 
@@ -607,7 +642,7 @@ static void split_chain(const struct sample *x, struct chain_parts *c)
 		ip = x->callchain[i];
 		if (is_context(ip)) {
 			ctx = ip;
-			if (c->nr_markers < 4)
+			if (c->nr_markers < MAX_MARKERS)
 				c->markers[c->nr_markers] =
 					ip == PERF_CONTEXT_KERNEL ? 'k' :
 					ip == PERF_CONTEXT_USER ? 'u' : '?';
@@ -625,41 +660,70 @@ static void split_chain(const struct sample *x, struct chain_parts *c)
 	}
 }
 
+/*
+ * What the chain of each context-switch sample must hold, for a sampler
+ * with the exclude_callchain_* and sample_max_stack settings given.
+ */
+struct chain_want {
+	bool exclude_kernel, exclude_user;
+	__u16 max_stack;
+	const char *markers;
+	int kernel_min, kernel_max;	/* kernel addresses */
+	int user_min, user_max;		/* user entries */
+	__u64 nr;			/* entries in all, if not 0 */
+};
+
+/* Split @x's chain into @c, which must be as @w says. */
+static void expect_chain(struct __test_metadata *_metadata,
+			 const struct sample *x, const struct chain_want *w,
+			 struct chain_parts *c)
+{
+	split_chain(x, c);
+	EXPECT_EQ(0, c->bad) TH_LOG("%llx at %d of %llu",
+				    (unsigned long long)c->bad_ip, c->bad_at,
+				    (unsigned long long)x->callchain_nr);
+	ASSERT_EQ((int)strlen(w->markers), c->nr_markers);
+	EXPECT_STREQ(w->markers, c->markers);
+	EXPECT_LE(w->kernel_min, c->kernel);
+	EXPECT_GE(w->kernel_max, c->kernel);
+	EXPECT_LE(w->user_min, c->user);
+	EXPECT_GE(w->user_max, c->user);
+}
+
 TEST(callchain_kernel_and_user)
 {
+	static const struct chain_want want = {
+		.markers = "ku",
+		.kernel_min = 2, .kernel_max = INT_MAX,
+		.user_min = 1, .user_max = INT_MAX,
+	};
 	struct chain_parts c;
 	struct sampler s;
 	int i;
 
 	sampler_init(&s, PERF_COUNT_SW_CONTEXT_SWITCHES,
 		     PERF_SAMPLE_IP | PERF_SAMPLE_CALLCHAIN);
-	ASSERT_EQ(0, sampler_open(&s, -1));
-	switch_samples(&s);
+	switch_samples(_metadata, &s);
 	EXPECT_EQ(0, s.ss->bad);
-	ASSERT_LE(1, s.ss->kept);
 	for (i = 0; i < s.ss->kept; i++) {
 		struct sample *x = &s.ss->s[i];
 
 		EXPECT_EQ(PERF_RECORD_MISC_KERNEL, s.ss->misc[i]);
 		EXPECT_LE(KERNEL_START, x->ip);
-		split_chain(x, &c);
-		EXPECT_EQ(0, c.bad) TH_LOG("%llx at %d of %llu",
-					   (unsigned long long)c.bad_ip,
-					   c.bad_at,
-					   (unsigned long long)x->callchain_nr);
-		ASSERT_EQ(2, c.nr_markers);
-		EXPECT_EQ('k', c.markers[0]);
-		EXPECT_EQ('u', c.markers[1]);
+		expect_chain(_metadata, x, &want, &c);
 		EXPECT_EQ(PERF_CONTEXT_KERNEL, x->callchain[0]);
-		EXPECT_LE(2, c.kernel);
-		EXPECT_LE(1, c.user);
 		/* The user part starts where the task entered the kernel. */
 		EXPECT_TRUE(in_text(x->callchain[c.kernel + 2]));
 	}
 	sampler_close(&s);
 }
 
-TEST(callchain_exclude_kernel)
+/*
+ * Callchain samples of context switches, from a sampler with the settings
+ * of @w: every chain must be as @w says.
+ */
+static void switch_chains(struct __test_metadata *_metadata,
+			  const struct chain_want *w)
 {
 	struct chain_parts c;
 	struct sampler s;
@@ -667,88 +731,70 @@ TEST(callchain_exclude_kernel)
 
 	sampler_init(&s, PERF_COUNT_SW_CONTEXT_SWITCHES,
 		     PERF_SAMPLE_CALLCHAIN);
-	s.attr.exclude_callchain_kernel = 1;
-	ASSERT_EQ(0, sampler_open(&s, -1));
-	switch_samples(&s);
-	ASSERT_LE(1, s.ss->kept);
+	s.attr.exclude_callchain_kernel = w->exclude_kernel;
+	s.attr.exclude_callchain_user = w->exclude_user;
+	s.attr.sample_max_stack = w->max_stack;
+	switch_samples(_metadata, &s);
 	for (i = 0; i < s.ss->kept; i++) {
-		split_chain(&s.ss->s[i], &c);
-		EXPECT_EQ(0, c.bad);
-		EXPECT_EQ(1, c.nr_markers);
-		EXPECT_EQ('u', c.markers[0]);
-		EXPECT_EQ(0, c.kernel);
-		EXPECT_LE(1, c.user);
+		expect_chain(_metadata, &s.ss->s[i], w, &c);
+		if (w->nr)
+			EXPECT_EQ(w->nr, s.ss->s[i].callchain_nr);
 	}
 	sampler_close(&s);
+}
+
+TEST(callchain_exclude_kernel)
+{
+	static const struct chain_want want = {
+		.exclude_kernel = true,
+		.markers = "u",
+		.kernel_min = 0, .kernel_max = 0,
+		.user_min = 1, .user_max = INT_MAX,
+	};
+
+	switch_chains(_metadata, &want);
 }
 
 TEST(callchain_exclude_user_kernel_sample)
 {
-	struct chain_parts c;
-	struct sampler s;
-	int i;
+	static const struct chain_want want = {
+		.exclude_user = true,
+		.markers = "k",
+		.kernel_min = 2, .kernel_max = INT_MAX,
+		.user_min = 0, .user_max = 0,
+	};
 
-	sampler_init(&s, PERF_COUNT_SW_CONTEXT_SWITCHES,
-		     PERF_SAMPLE_CALLCHAIN);
-	s.attr.exclude_callchain_user = 1;
-	ASSERT_EQ(0, sampler_open(&s, -1));
-	switch_samples(&s);
-	ASSERT_LE(1, s.ss->kept);
-	for (i = 0; i < s.ss->kept; i++) {
-		split_chain(&s.ss->s[i], &c);
-		EXPECT_EQ(0, c.bad);
-		EXPECT_EQ(1, c.nr_markers);
-		EXPECT_EQ('k', c.markers[0]);
-		EXPECT_LE(2, c.kernel);
-		EXPECT_EQ(0, c.user);
-	}
-	sampler_close(&s);
+	switch_chains(_metadata, &want);
 }
 
-/* The kernel part fills sample_max_stack: nothing is left for the user. */
+/*
+ * The kernel part fills sample_max_stack: nothing is left for the user,
+ * but as in 6.1 the user marker is still there, alone.
+ */
 TEST(callchain_max_stack_kernel)
 {
-	struct chain_parts c;
-	struct sampler s;
-	int i;
+	static const struct chain_want want = {
+		.max_stack = 2,
+		.markers = "ku",
+		.kernel_min = 2, .kernel_max = 2,
+		.user_min = 0, .user_max = 0,
+		.nr = 4,
+	};
 
-	sampler_init(&s, PERF_COUNT_SW_CONTEXT_SWITCHES,
-		     PERF_SAMPLE_CALLCHAIN);
-	s.attr.sample_max_stack = 2;
-	ASSERT_EQ(0, sampler_open(&s, -1));
-	switch_samples(&s);
-	ASSERT_LE(1, s.ss->kept);
-	for (i = 0; i < s.ss->kept; i++) {
-		split_chain(&s.ss->s[i], &c);
-		EXPECT_EQ(0, c.bad);
-		EXPECT_EQ(2, c.kernel);
-		EXPECT_EQ(0, c.user);
-		/* As in 6.1 the user marker is still there, alone. */
-		EXPECT_EQ(4, s.ss->s[i].callchain_nr);
-		ASSERT_EQ(2, c.nr_markers);
-		EXPECT_EQ('k', c.markers[0]);
-		EXPECT_EQ('u', c.markers[1]);
-	}
-	sampler_close(&s);
+	switch_chains(_metadata, &want);
 }
 
 /* RAW on an event that has no raw data: a u32 size of 4, then 0. */
 TEST(raw_software)
 {
-	struct fault_site site;
 	struct sampler s;
 	struct sample *x;
-	char *p;
 	int i;
 
 	sampler_init(&s, PERF_COUNT_SW_PAGE_FAULTS,
 		     PERF_SAMPLE_ADDR | PERF_SAMPLE_RAW);
-	ASSERT_EQ(0, sampler_open(&s, -1));
-	p = s.page + 32;
-	sampler_fault(&s, p, &site);
-	x = sampler_find(&s, (uintptr_t)p, &i);
-	ASSERT_NE(NULL, x);
-	EXPECT_EQ(24, s.ss->copy[i][0] >> 48);
+	x = fault_sample(_metadata, &s, 32, NULL, &i);
+	EXPECT_EQ(24, sample_size(&s, i));
 	EXPECT_EQ(4, x->raw_size);
 	EXPECT_EQ(0, *(const __u32 *)x->raw);
 	sampler_close(&s);
@@ -761,7 +807,6 @@ TEST(regs_user)
 	struct sampler s;
 	struct sample *x;
 	__u64 sp;
-	char *p;
 
 	sampler_init(&s, PERF_COUNT_SW_PAGE_FAULTS,
 		     PERF_SAMPLE_IP | PERF_SAMPLE_ADDR |
@@ -769,11 +814,7 @@ TEST(regs_user)
 	s.attr.sample_regs_user = REGS_64;
 	s.attr.sample_regs_intr = (1ULL << PERF_REG_X86_IP) |
 				  (1ULL << PERF_REG_X86_SP);
-	ASSERT_EQ(0, sampler_open(&s, -1));
-	p = s.page + 40;
-	sampler_fault(&s, p, &site);
-	x = sampler_find(&s, (uintptr_t)p, NULL);
-	ASSERT_NE(NULL, x);
+	x = fault_sample(_metadata, &s, 40, &site, NULL);
 
 	ASSERT_EQ(PERF_SAMPLE_REGS_ABI_64, x->regs_user_abi);
 	EXPECT_EQ(x->ip, x->regs_user[reg_index(REGS_64, PERF_REG_X86_IP)]);
@@ -806,10 +847,8 @@ TEST(regs_in_kernel_sample)
 		     PERF_SAMPLE_REGS_INTR);
 	s.attr.sample_regs_user = mask;
 	s.attr.sample_regs_intr = mask;
-	ASSERT_EQ(0, sampler_open(&s, -1));
-	switch_samples(&s);
+	switch_samples(_metadata, &s);
 	EXPECT_EQ(0, s.ss->bad);
-	ASSERT_LE(1, s.ss->kept);
 	for (i = 0; i < s.ss->kept; i++) {
 		struct sample *x = &s.ss->s[i];
 
@@ -831,7 +870,6 @@ TEST(stack_user)
 	struct sampler s;
 	struct sample *x;
 	const __u64 *words;
-	char *p;
 	int i;
 
 	sampler_init(&s, PERF_COUNT_SW_PAGE_FAULTS,
@@ -839,12 +877,8 @@ TEST(stack_user)
 		     PERF_SAMPLE_STACK_USER);
 	s.attr.sample_regs_user = mask;
 	s.attr.sample_stack_user = 1024;
-	ASSERT_EQ(0, sampler_open(&s, -1));
-	p = s.page + 48;
-	sampler_fault(&s, p, &site);
-	x = sampler_find(&s, (uintptr_t)p, &i);
-	ASSERT_NE(NULL, x);
-	EXPECT_EQ(8 + 8 + 16 + 8 + 1024 + 8, s.ss->copy[i][0] >> 48);
+	x = fault_sample(_metadata, &s, 48, &site, &i);
+	EXPECT_EQ(8 + 8 + 16 + 8 + 1024 + 8, sample_size(&s, i));
 	ASSERT_EQ(1024, x->stack_size);
 	EXPECT_EQ(1024, x->dyn_size);
 	sp = x->regs_user[0];
@@ -859,20 +893,14 @@ TEST(stack_user)
 /* sample_stack_user 0: just the size word, 0, and no dyn_size. */
 TEST(stack_user_empty)
 {
-	struct fault_site site;
 	struct sampler s;
 	struct sample *x;
-	char *p;
 	int i;
 
 	sampler_init(&s, PERF_COUNT_SW_PAGE_FAULTS,
 		     PERF_SAMPLE_ADDR | PERF_SAMPLE_STACK_USER);
-	ASSERT_EQ(0, sampler_open(&s, -1));
-	p = s.page + 56;
-	sampler_fault(&s, p, &site);
-	x = sampler_find(&s, (uintptr_t)p, &i);
-	ASSERT_NE(NULL, x);
-	EXPECT_EQ(24, s.ss->copy[i][0] >> 48);
+	x = fault_sample(_metadata, &s, 56, NULL, &i);
+	EXPECT_EQ(24, sample_size(&s, i));
 	EXPECT_EQ(0, x->stack_size);
 	sampler_close(&s);
 }
@@ -880,19 +908,13 @@ TEST(stack_user_empty)
 /* What a software event has nothing to say about. */
 TEST(weight_data_src_transaction)
 {
-	struct fault_site site;
 	struct sampler s;
 	struct sample *x;
-	char *p;
 
 	sampler_init(&s, PERF_COUNT_SW_PAGE_FAULTS,
 		     PERF_SAMPLE_ADDR | PERF_SAMPLE_WEIGHT |
 		     PERF_SAMPLE_DATA_SRC | PERF_SAMPLE_TRANSACTION);
-	ASSERT_EQ(0, sampler_open(&s, -1));
-	p = s.page + 64;
-	sampler_fault(&s, p, &site);
-	x = sampler_find(&s, (uintptr_t)p, NULL);
-	ASSERT_NE(NULL, x);
+	x = fault_sample(_metadata, &s, 64, NULL, NULL);
 	EXPECT_EQ(0, x->weight);
 	EXPECT_EQ(DATA_SRC_NA, x->data_src);
 	EXPECT_EQ(0, x->transaction);
@@ -900,11 +922,7 @@ TEST(weight_data_src_transaction)
 
 	sampler_init(&s, PERF_COUNT_SW_PAGE_FAULTS,
 		     PERF_SAMPLE_ADDR | PERF_SAMPLE_WEIGHT_STRUCT);
-	ASSERT_EQ(0, sampler_open(&s, -1));
-	p = s.page + 72;
-	sampler_fault(&s, p, &site);
-	x = sampler_find(&s, (uintptr_t)p, NULL);
-	ASSERT_NE(NULL, x);
+	x = fault_sample(_metadata, &s, 72, NULL, NULL);
 	EXPECT_EQ(0, x->weight);
 	sampler_close(&s);
 }
@@ -930,7 +948,6 @@ TEST(phys_addr_and_page_sizes)
 	struct sampler s;
 	struct sample *x;
 	char *p, *q;
-	int i;
 
 	sampler_init(&s, PERF_COUNT_SW_PAGE_FAULTS,
 		     PERF_SAMPLE_IP | PERF_SAMPLE_ADDR |
@@ -951,19 +968,13 @@ TEST(phys_addr_and_page_sizes)
 	signal(SIGSEGV, SIG_DFL);
 	ASSERT_EQ(0, ring_collect(&s.r, s.ss));
 
-	x = NULL;
-	for (i = 0; i < s.ss->kept; i++)
-		if (s.ss->s[i].addr == (uintptr_t)p)
-			x = &s.ss->s[i];
+	x = sample_at(&s, (uintptr_t)p, NULL);
 	ASSERT_NE(NULL, x);
 	EXPECT_EQ(0, x->phys_addr);
 	EXPECT_EQ(0, x->data_page_size);
 	EXPECT_EQ(page_size(), x->code_page_size);
 
-	x = NULL;
-	for (i = 0; i < s.ss->kept; i++)
-		if (s.ss->s[i].addr == (uintptr_t)q)
-			x = &s.ss->s[i];
+	x = sample_at(&s, (uintptr_t)q, NULL);
 	ASSERT_NE(NULL, x);
 	EXPECT_NE(0, x->phys_addr);
 	EXPECT_EQ(0x123, x->phys_addr & (page_size() - 1));
@@ -979,13 +990,9 @@ TEST(all_bits_in_order)
 	struct fault_site site;
 	struct sampler s;
 	struct sample *x;
-	char *p;
 
 	sampler_init(&s, PERF_COUNT_SW_PAGE_FAULTS,
-		     PERF_SAMPLE_IDENTIFIER | PERF_SAMPLE_IP | PERF_SAMPLE_TID |
-		     PERF_SAMPLE_TIME | PERF_SAMPLE_ADDR | PERF_SAMPLE_ID |
-		     PERF_SAMPLE_STREAM_ID | PERF_SAMPLE_CPU |
-		     PERF_SAMPLE_PERIOD | PERF_SAMPLE_READ |
+		     ID_FIELDS | PERF_SAMPLE_READ |
 		     PERF_SAMPLE_CALLCHAIN | PERF_SAMPLE_RAW |
 		     PERF_SAMPLE_REGS_USER | PERF_SAMPLE_STACK_USER |
 		     PERF_SAMPLE_WEIGHT | PERF_SAMPLE_DATA_SRC |
@@ -997,11 +1004,7 @@ TEST(all_bits_in_order)
 	s.attr.sample_regs_intr = mask;
 	s.attr.sample_stack_user = 64;
 	s.attr.sample_max_stack = 3;
-	ASSERT_EQ(0, sampler_open(&s, -1));
-	p = s.page + 96;
-	sampler_fault(&s, p, &site);
-	x = sampler_find(&s, (uintptr_t)p, NULL);
-	ASSERT_NE(NULL, x);
+	x = fault_sample(_metadata, &s, 96, &site, NULL);
 	EXPECT_EQ(0, s.ss->bad);
 
 	EXPECT_EQ(s.id, x->identifier);
@@ -1104,61 +1107,64 @@ TEST(invalid_clockid)
 	close(fd);
 }
 
+/* What open says to a page-fault sampler with these settings. */
+struct open_case {
+	__u64 sample_type;
+	__u64 branch_sample_type;
+	__u64 regs_user, regs_intr;
+	__u32 stack_user;
+	int err;			/* 0: accepted */
+};
+
 TEST(refused_bits)
 {
+	static const struct open_case cases[] = {
+		/* Software events have no branch stack ... */
+		{ .sample_type = PERF_SAMPLE_BRANCH_STACK, .err = EOPNOTSUPP,
+		  .branch_sample_type = PERF_SAMPLE_BRANCH_ANY |
+					PERF_SAMPLE_BRANCH_USER },
+		/* ... and one of no kind of branch is invalid anywhere. */
+		{ .sample_type = PERF_SAMPLE_BRANCH_STACK, .err = EINVAL },
+		/* One weight or the other. */
+		{ .sample_type = PERF_SAMPLE_WEIGHT | PERF_SAMPLE_WEIGHT_STRUCT,
+		  .err = EINVAL },
+		/* Registers: none, or ones x86-64 does not have. */
+		{ .sample_type = PERF_SAMPLE_REGS_USER, .err = EINVAL },
+		{ .sample_type = PERF_SAMPLE_REGS_USER, .err = EINVAL,
+		  .regs_user = 1ULL << PERF_REG_X86_DS },
+		{ .sample_type = PERF_SAMPLE_REGS_USER, .err = EINVAL,
+		  .regs_user = 1ULL << 25 },
+		{ .sample_type = PERF_SAMPLE_REGS_INTR, .err = EINVAL,
+		  .regs_intr = 1ULL << PERF_REG_X86_GS },
+		/* XMM registers: only PMUs that sample them. */
+		{ .sample_type = PERF_SAMPLE_REGS_INTR, .err = EOPNOTSUPP,
+		  .regs_intr = 3ULL << PERF_REG_X86_XMM0 },
+		{ .sample_type = PERF_SAMPLE_REGS_USER, .err = EOPNOTSUPP,
+		  .regs_user = (1ULL << PERF_REG_X86_IP) |
+			       (3ULL << PERF_REG_X86_XMM0) },
+		/* ... even in a mask that sample_type does not use. */
+		{ .sample_type = PERF_SAMPLE_IP, .err = EOPNOTSUPP,
+		  .regs_user = 3ULL << PERF_REG_X86_XMM1 },
+		/* Stack dumps: 8-byte multiples below 64 KiB. */
+		{ .sample_type = PERF_SAMPLE_STACK_USER, .err = EINVAL,
+		  .stack_user = 1001 },
+		{ .sample_type = PERF_SAMPLE_STACK_USER, .err = EINVAL,
+		  .stack_user = 65536 },
+		{ .sample_type = PERF_SAMPLE_STACK_USER, .err = 0,
+		  .stack_user = 65528 },
+	};
 	struct perf_event_attr attr;
+	unsigned int i;
 
-	/* Software events have no branch stack. */
-	sample_attr_init(&attr, PERF_COUNT_SW_PAGE_FAULTS, 1,
-			 PERF_SAMPLE_BRANCH_STACK);
-	attr.branch_sample_type = PERF_SAMPLE_BRANCH_ANY |
-				  PERF_SAMPLE_BRANCH_USER;
-	EXPECT_EQ(EOPNOTSUPP, open_errno(&attr));
-	/* ... and a branch stack of no kind of branch is invalid anywhere. */
-	attr.branch_sample_type = 0;
-	EXPECT_EQ(EINVAL, open_errno(&attr));
-
-	/* One weight or the other. */
-	sample_attr_init(&attr, PERF_COUNT_SW_PAGE_FAULTS, 1,
-			 PERF_SAMPLE_WEIGHT | PERF_SAMPLE_WEIGHT_STRUCT);
-	EXPECT_EQ(EINVAL, open_errno(&attr));
-
-	/* Registers: none, or ones x86-64 does not have. */
-	sample_attr_init(&attr, PERF_COUNT_SW_PAGE_FAULTS, 1,
-			 PERF_SAMPLE_REGS_USER);
-	attr.sample_regs_user = 0;
-	EXPECT_EQ(EINVAL, open_errno(&attr));
-	attr.sample_regs_user = 1ULL << PERF_REG_X86_DS;
-	EXPECT_EQ(EINVAL, open_errno(&attr));
-	attr.sample_regs_user = 1ULL << 25;
-	EXPECT_EQ(EINVAL, open_errno(&attr));
-	sample_attr_init(&attr, PERF_COUNT_SW_PAGE_FAULTS, 1,
-			 PERF_SAMPLE_REGS_INTR);
-	attr.sample_regs_intr = 1ULL << PERF_REG_X86_GS;
-	EXPECT_EQ(EINVAL, open_errno(&attr));
-
-	/* XMM registers: only PMUs that sample them. */
-	attr.sample_regs_intr = 3ULL << PERF_REG_X86_XMM0;
-	EXPECT_EQ(EOPNOTSUPP, open_errno(&attr));
-	sample_attr_init(&attr, PERF_COUNT_SW_PAGE_FAULTS, 1,
-			 PERF_SAMPLE_REGS_USER);
-	attr.sample_regs_user = (1ULL << PERF_REG_X86_IP) |
-				(3ULL << PERF_REG_X86_XMM0);
-	EXPECT_EQ(EOPNOTSUPP, open_errno(&attr));
-	/* ... even in a mask that sample_type does not use. */
-	sample_attr_init(&attr, PERF_COUNT_SW_PAGE_FAULTS, 1, PERF_SAMPLE_IP);
-	attr.sample_regs_user = 3ULL << PERF_REG_X86_XMM1;
-	EXPECT_EQ(EOPNOTSUPP, open_errno(&attr));
-
-	/* Stack dumps: 8-byte multiples below 64 KiB. */
-	sample_attr_init(&attr, PERF_COUNT_SW_PAGE_FAULTS, 1,
-			 PERF_SAMPLE_STACK_USER);
-	attr.sample_stack_user = 1001;
-	EXPECT_EQ(EINVAL, open_errno(&attr));
-	attr.sample_stack_user = 65536;
-	EXPECT_EQ(EINVAL, open_errno(&attr));
-	attr.sample_stack_user = 65528;
-	EXPECT_EQ(0, open_errno(&attr));
+	for (i = 0; i < ARRAY_SIZE(cases); i++) {
+		sample_attr_init(&attr, PERF_COUNT_SW_PAGE_FAULTS, 1,
+				 cases[i].sample_type);
+		attr.branch_sample_type = cases[i].branch_sample_type;
+		attr.sample_regs_user = cases[i].regs_user;
+		attr.sample_regs_intr = cases[i].regs_intr;
+		attr.sample_stack_user = cases[i].stack_user;
+		EXPECT_EQ(cases[i].err, open_errno(&attr)) TH_LOG("case %u", i);
+	}
 }
 
 /*
@@ -1169,20 +1175,14 @@ TEST(refused_bits)
  */
 TEST(aux_sample)
 {
-	struct fault_site site;
 	struct sampler s;
 	struct sample *x;
-	char *p;
 	int i;
 
 	sampler_init(&s, PERF_COUNT_SW_PAGE_FAULTS,
 		     PERF_SAMPLE_ADDR | PERF_SAMPLE_AUX);
-	ASSERT_EQ(0, sampler_open(&s, -1));
-	p = s.page + 112;
-	sampler_fault(&s, p, &site);
-	x = sampler_find(&s, (uintptr_t)p, &i);
-	ASSERT_NE(NULL, x);
-	EXPECT_EQ(24, s.ss->copy[i][0] >> 48);
+	x = fault_sample(_metadata, &s, 112, NULL, &i);
+	EXPECT_EQ(24, sample_size(&s, i));
 	EXPECT_EQ(0, x->aux_size);
 	sampler_close(&s);
 
