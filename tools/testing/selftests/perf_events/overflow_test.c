@@ -44,12 +44,19 @@
 #define MAX_RATE	SYSCTL_PATH("perf_event_max_sample_rate")
 #define CPU_PERCENT	SYSCTL_PATH("perf_cpu_time_max_percent")
 
+/* A page-fault event sampling ADDR every @period faults, disabled. */
+static void pf_attr(struct perf_event_attr *attr, __u64 period)
+{
+	sample_attr_init(attr, PERF_COUNT_SW_PAGE_FAULTS, period,
+			 PERF_SAMPLE_ADDR);
+	attr->disabled = 1;
+}
+
 /* Open @attr on the caller, map @pages data pages (if any). */
 static int open_mapped(struct perf_event_attr *attr, struct ring *r,
 		       size_t pages)
 {
 	int fd = sample_open(attr);
-	size_t i;
 
 	if (fd < 0 || !r)
 		return fd;
@@ -57,8 +64,7 @@ static int open_mapped(struct perf_event_attr *attr, struct ring *r,
 		close(fd);
 		return -1;
 	}
-	for (i = 0; i < r->len; i += page_size())
-		__atomic_load_n((char *)r->map + i, __ATOMIC_RELAXED);
+	ring_prefault(r);
 	return fd;
 }
 
@@ -77,14 +83,10 @@ TEST(page_fault_period)
 	__u64 count;
 	int fd;
 
-	sample_attr_init(&attr, PERF_COUNT_SW_PAGE_FAULTS, 10,
-			 PERF_SAMPLE_ADDR);
-	attr.disabled = 1;
+	pf_attr(&attr, 10);
 	fd = open_mapped(&attr, &r, 8);
 	ASSERT_LE(0, fd);
-	ASSERT_EQ(0, ioctl(fd, PERF_EVENT_IOC_ENABLE, 0));
-	ASSERT_EQ(0, fault_fresh_pages(205));
-	ASSERT_EQ(0, ioctl(fd, PERF_EVENT_IOC_DISABLE, 0));
+	ASSERT_EQ(0, fault_enabled(fd, 205));
 	ASSERT_EQ(0, read_value(fd, &count));
 	EXPECT_LE(205, count);
 	EXPECT_EQ(count / 10, count_samples(&r, &c));
@@ -288,9 +290,7 @@ TEST(period_ioctl_faults)
 	struct ring r;
 	int fd;
 
-	sample_attr_init(&attr, PERF_COUNT_SW_PAGE_FAULTS, 1000000000,
-			 PERF_SAMPLE_ADDR);
-	attr.disabled = 1;
+	pf_attr(&attr, 1000000000);
 	fd = open_mapped(&attr, &r, 8);
 	ASSERT_LE(0, fd);
 	ASSERT_EQ(0, ioctl(fd, PERF_EVENT_IOC_ENABLE, 0));
@@ -350,16 +350,38 @@ TEST(period_ioctl_errors)
 	close(fd);
 }
 
-/* Route the event's SIGIO to us as @sig, which is blocked. */
-static int async_to_self(int fd, int sig)
+/* Block @sig, so that it waits for sigtimedwait(). */
+static int block_signal(int sig)
 {
 	sigset_t set;
 
 	sigemptyset(&set);
 	sigaddset(&set, sig);
-	if (sigprocmask(SIG_BLOCK, &set, NULL) ||
-	    fcntl(fd, F_SETOWN, getpid()) || fcntl(fd, F_SETSIG, sig) ||
-	    fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) | O_ASYNC))
+	return sigprocmask(SIG_BLOCK, &set, NULL);
+}
+
+/* Wait up to @secs for the blocked @sig: what sigtimedwait() returns. */
+static int wait_signal(int sig, siginfo_t *si, int secs)
+{
+	struct timespec wait = { .tv_sec = secs };
+	sigset_t set;
+
+	sigemptyset(&set);
+	sigaddset(&set, sig);
+	return sigtimedwait(&set, si, &wait);
+}
+
+/* Have the event signal its owner on each overflow (O_ASYNC). */
+static int set_async(int fd)
+{
+	return fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) | O_ASYNC);
+}
+
+/* Route the event's SIGIO to us as @sig, which is blocked. */
+static int async_to_self(int fd, int sig)
+{
+	if (block_signal(sig) || fcntl(fd, F_SETOWN, getpid()) ||
+	    fcntl(fd, F_SETSIG, sig) || set_async(fd))
 		return -1;
 	return 0;
 }
@@ -367,14 +389,10 @@ static int async_to_self(int fd, int sig)
 /* Take the queued @sig signals: their si_codes, up to @max. */
 static int take_signals(int sig, int fd, int *codes, int max, int *bad_fd)
 {
-	struct timespec zero = { 0 };
 	siginfo_t si;
-	sigset_t set;
 	int n = 0;
 
-	sigemptyset(&set);
-	sigaddset(&set, sig);
-	while (sigtimedwait(&set, &si, &zero) == sig) {
+	while (wait_signal(sig, &si, 0) == sig) {
 		if (si.si_fd != fd)
 			(*bad_fd)++;
 		if (n < max)
@@ -394,8 +412,7 @@ TEST(refresh)
 	struct ring r;
 	__u64 count, count2;
 
-	sample_attr_init(&attr, PERF_COUNT_SW_PAGE_FAULTS, 1, PERF_SAMPLE_ADDR);
-	attr.disabled = 1;
+	pf_attr(&attr, 1);
 	fd = open_mapped(&attr, &r, 8);
 	ASSERT_LE(0, fd);
 	ASSERT_EQ(0, async_to_self(fd, sig));
@@ -493,9 +510,8 @@ TEST(wakeup_events)
 
 	pages = map_fresh_pages(40);
 	ASSERT_NE(NULL, pages);
-	sample_attr_init(&attr, PERF_COUNT_SW_PAGE_FAULTS, 1, PERF_SAMPLE_ADDR);
+	pf_attr(&attr, 1);
 	attr.wakeup_events = 5;
-	attr.disabled = 1;
 	fd = open_mapped(&attr, &r, 8);
 	ASSERT_LE(0, fd);
 	EXPECT_EQ(0, poll_now(fd));
@@ -525,10 +541,9 @@ TEST(wakeup_watermark)
 
 	pages = map_fresh_pages(40);
 	ASSERT_NE(NULL, pages);
-	sample_attr_init(&attr, PERF_COUNT_SW_PAGE_FAULTS, 1, PERF_SAMPLE_ADDR);
+	pf_attr(&attr, 1);
 	attr.watermark = 1;
 	attr.wakeup_watermark = 256;
-	attr.disabled = 1;
 	fd = open_mapped(&attr, &r, 8);
 	ASSERT_LE(0, fd);
 	ASSERT_EQ(0, ioctl(fd, PERF_EVENT_IOC_ENABLE, 0));
@@ -549,9 +564,8 @@ TEST(epoll_wakeup)
 	struct ring r;
 	int fd, ep;
 
-	sample_attr_init(&attr, PERF_COUNT_SW_PAGE_FAULTS, 1, PERF_SAMPLE_ADDR);
+	pf_attr(&attr, 1);
 	attr.wakeup_events = 1;
-	attr.disabled = 1;
 	fd = open_mapped(&attr, &r, 8);
 	ASSERT_LE(0, fd);
 	ep = epoll_create1(0);
@@ -560,9 +574,7 @@ TEST(epoll_wakeup)
 	ASSERT_EQ(0, epoll_ctl(ep, EPOLL_CTL_ADD, fd, &ev));
 	EXPECT_EQ(0, epoll_wait(ep, &ev, 1, 0));
 
-	ASSERT_EQ(0, ioctl(fd, PERF_EVENT_IOC_ENABLE, 0));
-	ASSERT_EQ(0, fault_fresh_pages(1));
-	ASSERT_EQ(0, ioctl(fd, PERF_EVENT_IOC_DISABLE, 0));
+	ASSERT_EQ(0, fault_enabled(fd, 1));
 	ASSERT_EQ(1, epoll_wait(ep, &ev, 1, 1000));
 	EXPECT_EQ(fd, ev.data.fd);
 	EXPECT_TRUE(ev.events & EPOLLIN);
@@ -597,18 +609,15 @@ TEST(poll_blocks_until_wakeup)
 	__u64 start;
 	int fd;
 
-	sample_attr_init(&attr, PERF_COUNT_SW_PAGE_FAULTS, 1, PERF_SAMPLE_ADDR);
+	pf_attr(&attr, 1);
 	attr.wakeup_events = 1;
-	attr.disabled = 1;
 	fd = open_mapped(&attr, &r, 8);
 	ASSERT_LE(0, fd);
 	p.fd = fd;
 	start = clock_ns(CLOCK_MONOTONIC);
 	ASSERT_EQ(0, pthread_create(&thread, NULL, poll_thread, &p));
 	sleep_ms(50);
-	ASSERT_EQ(0, ioctl(fd, PERF_EVENT_IOC_ENABLE, 0));
-	ASSERT_EQ(0, fault_fresh_pages(1));
-	ASSERT_EQ(0, ioctl(fd, PERF_EVENT_IOC_DISABLE, 0));
+	ASSERT_EQ(0, fault_enabled(fd, 1));
 	ASSERT_EQ(0, pthread_join(thread, NULL));
 	EXPECT_EQ(1, p.ret);
 	EXPECT_TRUE(p.revents & POLLIN);
@@ -621,23 +630,15 @@ TEST(poll_blocks_until_wakeup)
 TEST(sigio_setsig)
 {
 	struct perf_event_attr attr;
-	struct timespec wait = { .tv_sec = 1 };
 	siginfo_t si;
-	sigset_t set;
 	int fd, n, codes[64], bad_fd = 0, i;
 
-	sample_attr_init(&attr, PERF_COUNT_SW_PAGE_FAULTS, 1, PERF_SAMPLE_ADDR);
-	attr.disabled = 1;
+	pf_attr(&attr, 1);
 	fd = sample_open(&attr);
 	ASSERT_LE(0, fd);
 	ASSERT_EQ(0, async_to_self(fd, SIGIO));
-	ASSERT_EQ(0, ioctl(fd, PERF_EVENT_IOC_ENABLE, 0));
-	ASSERT_EQ(0, fault_fresh_pages(1));
-	ASSERT_EQ(0, ioctl(fd, PERF_EVENT_IOC_DISABLE, 0));
-
-	sigemptyset(&set);
-	sigaddset(&set, SIGIO);
-	ASSERT_EQ(SIGIO, sigtimedwait(&set, &si, &wait));
+	ASSERT_EQ(0, fault_enabled(fd, 1));
+	ASSERT_EQ(SIGIO, wait_signal(SIGIO, &si, 1));
 	EXPECT_EQ(POLL_IN, si.si_code);
 	EXPECT_EQ(fd, si.si_fd);
 	EXPECT_TRUE(si.si_band & POLLIN);
@@ -647,9 +648,7 @@ TEST(sigio_setsig)
 	fd = sample_open(&attr);
 	ASSERT_LE(0, fd);
 	ASSERT_EQ(0, async_to_self(fd, SIGRTMIN + 2));
-	ASSERT_EQ(0, ioctl(fd, PERF_EVENT_IOC_ENABLE, 0));
-	ASSERT_EQ(0, fault_fresh_pages(10));
-	ASSERT_EQ(0, ioctl(fd, PERF_EVENT_IOC_DISABLE, 0));
+	ASSERT_EQ(0, fault_enabled(fd, 10));
 	n = take_signals(SIGRTMIN + 2, fd, codes, 64, &bad_fd);
 	EXPECT_LE(10, n);
 	for (i = 0; i < n && i < 64; i++)
@@ -662,24 +661,17 @@ TEST(sigio_setsig)
 TEST(sigio_plain)
 {
 	struct perf_event_attr attr;
-	struct timespec wait = { .tv_sec = 1 };
 	siginfo_t si;
-	sigset_t set;
 	int fd;
 
-	sample_attr_init(&attr, PERF_COUNT_SW_PAGE_FAULTS, 1, PERF_SAMPLE_ADDR);
-	attr.disabled = 1;
+	pf_attr(&attr, 1);
 	fd = sample_open(&attr);
 	ASSERT_LE(0, fd);
-	sigemptyset(&set);
-	sigaddset(&set, SIGIO);
-	ASSERT_EQ(0, sigprocmask(SIG_BLOCK, &set, NULL));
+	ASSERT_EQ(0, block_signal(SIGIO));
 	ASSERT_EQ(0, fcntl(fd, F_SETOWN, getpid()));
-	ASSERT_EQ(0, fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) | O_ASYNC));
-	ASSERT_EQ(0, ioctl(fd, PERF_EVENT_IOC_ENABLE, 0));
-	ASSERT_EQ(0, fault_fresh_pages(1));
-	ASSERT_EQ(0, ioctl(fd, PERF_EVENT_IOC_DISABLE, 0));
-	ASSERT_EQ(SIGIO, sigtimedwait(&set, &si, &wait));
+	ASSERT_EQ(0, set_async(fd));
+	ASSERT_EQ(0, fault_enabled(fd, 1));
+	ASSERT_EQ(SIGIO, wait_signal(SIGIO, &si, 1));
 	EXPECT_EQ(SI_KERNEL, si.si_code);
 	close(fd);
 }
@@ -695,7 +687,6 @@ struct tid_waiter {
 /* F_SETOWN_EX to a thread: the signal goes to that thread. */
 static void *owner_thread(void *arg)
 {
-	struct timespec wait = { .tv_sec = 5 };
 	struct tid_waiter *w = arg;
 	siginfo_t si;
 	sigset_t set;
@@ -705,7 +696,7 @@ static void *owner_thread(void *arg)
 	sigaddset(&set, w->sig);
 	pthread_sigmask(SIG_BLOCK, &set, NULL);
 	sem_post(&w->ready);
-	if (sigtimedwait(&set, &si, &wait) == w->sig && si.si_fd == w->fd)
+	if (wait_signal(w->sig, &si, 5) == w->sig && si.si_fd == w->fd)
 		w->got = 1;
 	return NULL;
 }
@@ -716,17 +707,13 @@ TEST(sigio_owner_thread)
 	struct f_owner_ex owner;
 	struct tid_waiter w = { 0 };
 	pthread_t thread;
-	sigset_t set;
 	int fd;
 
 	w.sig = SIGRTMIN + 3;
-	sigemptyset(&set);
-	sigaddset(&set, w.sig);
-	ASSERT_EQ(0, sigprocmask(SIG_BLOCK, &set, NULL));
+	ASSERT_EQ(0, block_signal(w.sig));
 	sem_init(&w.ready, 0, 0);
 
-	sample_attr_init(&attr, PERF_COUNT_SW_PAGE_FAULTS, 1, PERF_SAMPLE_ADDR);
-	attr.disabled = 1;
+	pf_attr(&attr, 1);
 	fd = sample_open(&attr);
 	ASSERT_LE(0, fd);
 	w.fd = fd;
@@ -736,10 +723,8 @@ TEST(sigio_owner_thread)
 	owner.pid = w.tid;
 	ASSERT_EQ(0, fcntl(fd, F_SETOWN_EX, &owner));
 	ASSERT_EQ(0, fcntl(fd, F_SETSIG, w.sig));
-	ASSERT_EQ(0, fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) | O_ASYNC));
-	ASSERT_EQ(0, ioctl(fd, PERF_EVENT_IOC_ENABLE, 0));
-	ASSERT_EQ(0, fault_fresh_pages(1));
-	ASSERT_EQ(0, ioctl(fd, PERF_EVENT_IOC_DISABLE, 0));
+	ASSERT_EQ(0, set_async(fd));
+	ASSERT_EQ(0, fault_enabled(fd, 1));
 	ASSERT_EQ(0, pthread_join(thread, NULL));
 	EXPECT_EQ(1, w.got);
 	close(fd);
