@@ -95,22 +95,64 @@ static int fault_both(int a, int b, struct ring *r, int nr,
 	return ring_drain(r, count_ids, c);
 }
 
+/* Redirect @fd into @into: 0, or the errno of SET_OUTPUT. */
+static int set_output(int fd, unsigned long into)
+{
+	return ioctl(fd, PERF_EVENT_IOC_SET_OUTPUT, into) ? errno : 0;
+}
+
+/*
+ * Open a sampler on @pid/@cpu (see open_pf_id()) and redirect it into
+ * @a: 0, or the errno of SET_OUTPUT.
+ */
+static int redirect_new(struct __test_metadata *_metadata, int a, pid_t pid,
+			int cpu, void (*tweak)(struct perf_event_attr *))
+{
+	int b = open_pf_id(pid, cpu, -1, 0, tweak), err;
+
+	ASSERT_LE(0, b);
+	err = set_output(b, a);
+	close(b);
+	return err;
+}
+
+/* Two samplers on this task, @b redirected into @a's buffer @r. */
+static void open_pair(struct __test_metadata *_metadata, int *a, int *b,
+		      struct ring *r)
+{
+	*a = open_self();
+	ASSERT_LE(0, *a);
+	*b = open_self();
+	ASSERT_LE(0, *b);
+	ASSERT_EQ(0, ring_map(r, *a, 8));
+	ASSERT_EQ(0, set_output(*b, *a));
+}
+
+/* Fault 10 pages with @a and @b on: the samples of both are in @r. */
+static void expect_both(struct __test_metadata *_metadata, int a, int b,
+			struct ring *r, struct id_counts *c)
+{
+	ASSERT_LE(0, fault_both(a, b, r, 10, c));
+	EXPECT_LE(10, c->nr[0]);
+	EXPECT_LE(10, c->nr[1]);
+}
+
+/* The samples of @fd in @r, which are consumed; -1 if malformed. */
+static int samples_of(struct ring *r, int fd)
+{
+	struct id_counts c = { .id = { 0, event_id(fd) } };
+
+	return ring_drain(r, count_ids, &c) < 0 ? -1 : c.nr[1];
+}
+
 TEST(same_task)
 {
 	struct id_counts c;
 	struct ring r, rb;
 	int a, b;
 
-	a = open_self();
-	ASSERT_LE(0, a);
-	b = open_self();
-	ASSERT_LE(0, b);
-	ASSERT_EQ(0, ring_map(&r, a, 8));
-	ASSERT_EQ(0, ioctl(b, PERF_EVENT_IOC_SET_OUTPUT, a));
-
-	ASSERT_LE(0, fault_both(a, b, &r, 10, &c));
-	EXPECT_LE(10, c.nr[0]);
-	EXPECT_LE(10, c.nr[1]);
+	open_pair(_metadata, &a, &b, &r);
+	expect_both(_metadata, a, b, &r, &c);
 	EXPECT_EQ(0, c.other);
 
 	/* Mapping the redirected event: the same buffer, or nothing. */
@@ -122,8 +164,7 @@ TEST(same_task)
 	EXPECT_EQ(16, ring_tail(&r));
 
 	/* ... and once mapped, it cannot be redirected again. */
-	EXPECT_EQ(-1, ioctl(b, PERF_EVENT_IOC_SET_OUTPUT, -1L));
-	EXPECT_EQ(EINVAL, errno);
+	EXPECT_EQ(EINVAL, set_output(b, -1L));
 	ring_unmap(&rb);
 	ring_unmap(&r);
 	close(b);
@@ -139,11 +180,10 @@ TEST(output_needs_buffer)
 	ASSERT_LE(0, a);
 	b = open_self();
 	ASSERT_LE(0, b);
-	EXPECT_EQ(-1, ioctl(b, PERF_EVENT_IOC_SET_OUTPUT, a));
-	EXPECT_EQ(EINVAL, errno);
+	EXPECT_EQ(EINVAL, set_output(b, a));
 	/* A buffer of the control page alone is a buffer. */
 	ASSERT_EQ(0, ring_map(&r, a, 0));
-	EXPECT_EQ(0, ioctl(b, PERF_EVENT_IOC_SET_OUTPUT, a));
+	EXPECT_EQ(0, set_output(b, a));
 	ring_unmap(&r);
 	close(b);
 	close(a);
@@ -160,11 +200,10 @@ TEST(mapped_cannot_redirect)
 	ASSERT_LE(0, b);
 	ASSERT_EQ(0, ring_map(&ra, a, 1));
 	ASSERT_EQ(0, ring_map(&rb, b, 1));
-	EXPECT_EQ(-1, ioctl(b, PERF_EVENT_IOC_SET_OUTPUT, a));
-	EXPECT_EQ(EINVAL, errno);
+	EXPECT_EQ(EINVAL, set_output(b, a));
 	/* Unmapped, it can. */
 	ring_unmap(&rb);
-	EXPECT_EQ(0, ioctl(b, PERF_EVENT_IOC_SET_OUTPUT, a));
+	EXPECT_EQ(0, set_output(b, a));
 	ring_unmap(&ra);
 	close(b);
 	close(a);
@@ -177,11 +216,9 @@ TEST(not_to_itself)
 
 	a = open_self();
 	ASSERT_LE(0, a);
-	EXPECT_EQ(-1, ioctl(a, PERF_EVENT_IOC_SET_OUTPUT, a));
-	EXPECT_EQ(EINVAL, errno);
+	EXPECT_EQ(EINVAL, set_output(a, a));
 	ASSERT_EQ(0, ring_map(&r, a, 1));
-	EXPECT_EQ(-1, ioctl(a, PERF_EVENT_IOC_SET_OUTPUT, a));
-	EXPECT_EQ(EINVAL, errno);
+	EXPECT_EQ(EINVAL, set_output(a, a));
 	ring_unmap(&r);
 	close(a);
 }
@@ -195,12 +232,10 @@ TEST(bad_descriptor)
 	ASSERT_LE(0, a);
 	ASSERT_EQ(0, ring_map(&r, a, 1));
 	ASSERT_EQ(0, pipe(pipefd));
-	EXPECT_EQ(-1, ioctl(a, PERF_EVENT_IOC_SET_OUTPUT, pipefd[0]));
-	EXPECT_EQ(EBADF, errno);
+	EXPECT_EQ(EBADF, set_output(a, pipefd[0]));
 	close(pipefd[0]);
 	close(pipefd[1]);
-	EXPECT_EQ(-1, ioctl(a, PERF_EVENT_IOC_SET_OUTPUT, pipefd[0]));
-	EXPECT_EQ(EBADF, errno);
+	EXPECT_EQ(EBADF, set_output(a, pipefd[0]));
 	ring_unmap(&r);
 	close(a);
 }
@@ -209,7 +244,7 @@ TEST(bad_descriptor)
 TEST(same_cpu_only)
 {
 	struct ring r;
-	int cpus[2], n, a, b;
+	int cpus[2], n, a;
 
 	n = allowed_cpus(cpus, 2);
 	ASSERT_LE(1, n);
@@ -218,30 +253,16 @@ TEST(same_cpu_only)
 	ASSERT_EQ(0, ring_map(&r, a, 1));
 
 	/* Another event on the same CPU, CPU-wide or for this task. */
-	b = open_pf_id(-1, cpus[0], -1, 0, NULL);
-	ASSERT_LE(0, b);
-	EXPECT_EQ(0, ioctl(b, PERF_EVENT_IOC_SET_OUTPUT, a));
-	close(b);
-	b = open_pf_id(0, cpus[0], -1, 0, NULL);
-	ASSERT_LE(0, b);
-	EXPECT_EQ(0, ioctl(b, PERF_EVENT_IOC_SET_OUTPUT, a));
-	close(b);
+	EXPECT_EQ(0, redirect_new(_metadata, a, -1, cpus[0], NULL));
+	EXPECT_EQ(0, redirect_new(_metadata, a, 0, cpus[0], NULL));
 
 	/* A task's event on any CPU. */
-	b = open_self();
-	ASSERT_LE(0, b);
-	EXPECT_EQ(-1, ioctl(b, PERF_EVENT_IOC_SET_OUTPUT, a));
-	EXPECT_EQ(EINVAL, errno);
-	close(b);
+	EXPECT_EQ(EINVAL, redirect_new(_metadata, a, 0, -1, NULL));
 
 	/* Another CPU. */
-	if (n > 1) {
-		b = open_pf_id(-1, cpus[1], -1, 0, NULL);
-		ASSERT_LE(0, b);
-		EXPECT_EQ(-1, ioctl(b, PERF_EVENT_IOC_SET_OUTPUT, a));
-		EXPECT_EQ(EINVAL, errno);
-		close(b);
-	}
+	if (n > 1)
+		EXPECT_EQ(EINVAL,
+			  redirect_new(_metadata, a, -1, cpus[1], NULL));
 	ring_unmap(&r);
 	close(a);
 }
@@ -251,26 +272,18 @@ TEST(same_task_only)
 {
 	struct gated_child child;
 	struct ring r;
-	int cpus[1], a, b;
+	int cpus[1], a;
 
 	ASSERT_LT(0, fork_gated(&child, NULL));
 	a = open_self();
 	ASSERT_LE(0, a);
 	ASSERT_EQ(0, ring_map(&r, a, 1));
 
-	b = open_pf_id(child.pid, -1, -1, 0, NULL);
-	ASSERT_LE(0, b);
-	EXPECT_EQ(-1, ioctl(b, PERF_EVENT_IOC_SET_OUTPUT, a));
-	EXPECT_EQ(EINVAL, errno);
-	close(b);
+	EXPECT_EQ(EINVAL, redirect_new(_metadata, a, child.pid, -1, NULL));
 
 	/* This task, but on one CPU: not the same either. */
 	ASSERT_EQ(1, allowed_cpus(cpus, 1));
-	b = open_pf_id(0, cpus[0], -1, 0, NULL);
-	ASSERT_LE(0, b);
-	EXPECT_EQ(-1, ioctl(b, PERF_EVENT_IOC_SET_OUTPUT, a));
-	EXPECT_EQ(EINVAL, errno);
-	close(b);
+	EXPECT_EQ(EINVAL, redirect_new(_metadata, a, 0, cpus[0], NULL));
 
 	ring_unmap(&r);
 	close(a);
@@ -298,41 +311,23 @@ static void backward(struct perf_event_attr *attr)
 TEST(same_clock_and_direction)
 {
 	struct ring r;
-	int a, b;
+	int a;
 
 	a = open_pf_id(0, -1, -1, 0, use_monotonic);
 	ASSERT_LE(0, a);
 	ASSERT_EQ(0, ring_map(&r, a, 1));
-
-	b = open_self();
-	ASSERT_LE(0, b);
-	EXPECT_EQ(-1, ioctl(b, PERF_EVENT_IOC_SET_OUTPUT, a));
-	EXPECT_EQ(EINVAL, errno);
-	close(b);
-	b = open_pf_id(0, -1, -1, 0, use_monotonic_raw);
-	ASSERT_LE(0, b);
-	EXPECT_EQ(-1, ioctl(b, PERF_EVENT_IOC_SET_OUTPUT, a));
-	EXPECT_EQ(EINVAL, errno);
-	close(b);
-	b = open_pf_id(0, -1, -1, 0, use_monotonic);
-	ASSERT_LE(0, b);
-	EXPECT_EQ(0, ioctl(b, PERF_EVENT_IOC_SET_OUTPUT, a));
-	close(b);
+	EXPECT_EQ(EINVAL, redirect_new(_metadata, a, 0, -1, NULL));
+	EXPECT_EQ(EINVAL, redirect_new(_metadata, a, 0, -1,
+				       use_monotonic_raw));
+	EXPECT_EQ(0, redirect_new(_metadata, a, 0, -1, use_monotonic));
 	ring_unmap(&r);
 	close(a);
 
 	a = open_pf_id(0, -1, -1, 0, backward);
 	ASSERT_LE(0, a);
 	ASSERT_EQ(0, ring_map_prot(&r, a, 1, PROT_READ));
-	b = open_self();
-	ASSERT_LE(0, b);
-	EXPECT_EQ(-1, ioctl(b, PERF_EVENT_IOC_SET_OUTPUT, a));
-	EXPECT_EQ(EINVAL, errno);
-	close(b);
-	b = open_pf_id(0, -1, -1, 0, backward);
-	ASSERT_LE(0, b);
-	EXPECT_EQ(0, ioctl(b, PERF_EVENT_IOC_SET_OUTPUT, a));
-	close(b);
+	EXPECT_EQ(EINVAL, redirect_new(_metadata, a, 0, -1, NULL));
+	EXPECT_EQ(0, redirect_new(_metadata, a, 0, -1, backward));
 	ring_unmap(&r);
 	close(a);
 }
@@ -344,23 +339,17 @@ TEST(detach)
 	struct ring r, rb;
 	int a, b;
 
-	a = open_self();
-	ASSERT_LE(0, a);
-	b = open_self();
-	ASSERT_LE(0, b);
-	ASSERT_EQ(0, ring_map(&r, a, 8));
-	ASSERT_EQ(0, ioctl(b, PERF_EVENT_IOC_SET_OUTPUT, a));
-	ASSERT_EQ(0, ioctl(b, PERF_EVENT_IOC_SET_OUTPUT, -1L));
+	open_pair(_metadata, &a, &b, &r);
+	ASSERT_EQ(0, set_output(b, -1L));
 
 	ASSERT_LE(0, fault_both(a, b, &r, 10, &c));
 	EXPECT_LE(10, c.nr[0]);
 	EXPECT_EQ(0, c.nr[1]);
 
 	/* Detaching what is not attached is fine too. */
-	EXPECT_EQ(0, ioctl(b, PERF_EVENT_IOC_SET_OUTPUT, -1L));
+	EXPECT_EQ(0, set_output(b, -1L));
 	/* -1 is the whole unsigned long: a 32-bit -1 is no descriptor. */
-	EXPECT_EQ(-1, ioctl(b, PERF_EVENT_IOC_SET_OUTPUT, 0xffffffffUL));
-	EXPECT_EQ(EBADF, errno);
+	EXPECT_EQ(EBADF, set_output(b, 0xffffffffUL));
 	ASSERT_EQ(0, ring_map(&rb, b, 2));
 	EXPECT_EQ(2 * page_size(), rb.up->data_size);
 	ring_unmap(&rb);
@@ -376,19 +365,12 @@ TEST(chain)
 	struct ring r;
 	int a, b, x;
 
-	a = open_self();
-	ASSERT_LE(0, a);
-	b = open_self();
-	ASSERT_LE(0, b);
+	open_pair(_metadata, &a, &b, &r);
 	x = open_self();
 	ASSERT_LE(0, x);
-	ASSERT_EQ(0, ring_map(&r, a, 8));
-	ASSERT_EQ(0, ioctl(b, PERF_EVENT_IOC_SET_OUTPUT, a));
-	ASSERT_EQ(0, ioctl(x, PERF_EVENT_IOC_SET_OUTPUT, b));
+	ASSERT_EQ(0, set_output(x, b));
 
-	ASSERT_LE(0, fault_both(a, x, &r, 10, &c));
-	EXPECT_LE(10, c.nr[0]);
-	EXPECT_LE(10, c.nr[1]);
+	expect_both(_metadata, a, x, &r, &c);
 	ring_unmap(&r);
 	close(x);
 	close(b);
@@ -401,27 +383,16 @@ TEST(chain)
  */
 TEST(buffer_lives_while_mapped)
 {
-	struct id_counts c;
 	struct ring r, rb;
 	__u64 head;
 	int a, b;
 
-	a = open_self();
-	ASSERT_LE(0, a);
-	b = open_self();
-	ASSERT_LE(0, b);
-	ASSERT_EQ(0, ring_map(&r, a, 8));
-	ASSERT_EQ(0, ioctl(b, PERF_EVENT_IOC_SET_OUTPUT, a));
+	open_pair(_metadata, &a, &b, &r);
 	close(a);
 
 	/* b still writes into it. */
-	memset(&c, 0, sizeof(c));
-	c.id[1] = event_id(b);
-	ASSERT_EQ(0, ioctl(b, PERF_EVENT_IOC_ENABLE, 0));
-	ASSERT_EQ(0, fault_fresh_pages(10));
-	ASSERT_EQ(0, ioctl(b, PERF_EVENT_IOC_DISABLE, 0));
-	ASSERT_LE(0, ring_drain(&r, count_ids, &c));
-	EXPECT_LE(10, c.nr[1]);
+	ASSERT_EQ(0, fault_enabled(b, 10));
+	EXPECT_LE(10, samples_of(&r, b));
 	head = ring_head(&r);
 
 	/* The last mapping goes: b is detached, and may map its own. */
@@ -454,24 +425,17 @@ TEST(fd_output_flag)
 	b = open_pf_id(0, cpus[0], a,
 		       PERF_FLAG_FD_OUTPUT | PERF_FLAG_FD_NO_GROUP, NULL);
 	ASSERT_LE(0, b);
-	ASSERT_LE(0, fault_both(a, b, &r, 10, &c));
-	EXPECT_LE(10, c.nr[0]);
-	EXPECT_LE(10, c.nr[1]);
+	expect_both(_metadata, a, b, &r, &c);
 	close(b);
 
 	/* Without FD_NO_GROUP it also joins the group. */
 	b = open_pf_id(0, cpus[0], a, PERF_FLAG_FD_OUTPUT, NULL);
 	ASSERT_LE(0, b);
-	ASSERT_LE(0, fault_both(a, b, &r, 10, &c));
-	EXPECT_LE(10, c.nr[0]);
-	EXPECT_LE(10, c.nr[1]);
+	expect_both(_metadata, a, b, &r, &c);
 	/* The group went off with its leader. */
 	ioctl(b, PERF_EVENT_IOC_ENABLE, 0);
 	ASSERT_EQ(0, fault_fresh_pages(5));
-	memset(&c, 0, sizeof(c));
-	c.id[1] = event_id(b);
-	ASSERT_LE(0, ring_drain(&r, count_ids, &c));
-	EXPECT_EQ(0, c.nr[1]);
+	EXPECT_EQ(0, samples_of(&r, b));
 	close(b);
 
 	/* Into a buffer of another CPU: no. */
@@ -497,9 +461,7 @@ TEST(fd_output_per_task)
 	b = open_pf_id(0, -1, a, PERF_FLAG_FD_OUTPUT | PERF_FLAG_FD_NO_GROUP,
 		       NULL);
 	ASSERT_LE(0, b);
-	ASSERT_LE(0, fault_both(a, b, &r, 10, &c));
-	EXPECT_LE(10, c.nr[0]);
-	EXPECT_LE(10, c.nr[1]);
+	expect_both(_metadata, a, b, &r, &c);
 	close(b);
 
 	/* Another task's event into our buffer: no. */
