@@ -53,38 +53,11 @@ static void pf_attr(struct perf_event_attr *attr, __u64 sample_type)
 	attr->disabled = 1;
 }
 
-static int open_pf(struct perf_event_attr *attr, __u64 sample_type)
-{
-	pf_attr(attr, sample_type);
-	return sample_open(attr);
-}
-
-/* Touch @nr fresh pages with the event on; -1 if they could not be had. */
-static char *sample_pages(int fd, size_t nr)
-{
-	char *p = map_fresh_pages(nr);
-
-	if (!p)
-		return NULL;
-	ioctl(fd, PERF_EVENT_IOC_ENABLE, 0);
-	touch_pages(p, nr);
-	ioctl(fd, PERF_EVENT_IOC_DISABLE, 0);
-	return p;
-}
-
-/* Read every page of the mapping, so that faulting it in samples nothing. */
-static void prefault_ring(struct ring *r)
-{
-	size_t i;
-
-	for (i = 0; i < r->len; i += page_size())
-		__atomic_load_n((char *)r->map + i, __ATOMIC_RELAXED);
-}
-
 FIXTURE(ring) {
 	struct perf_event_attr attr;
 	struct ring r;
 	int fd;
+	__u64 id;
 	char *pages;
 	size_t nr_pages;
 };
@@ -106,6 +79,81 @@ FIXTURE_TEARDOWN(ring)
 }
 
 /*
+ * Open the event of self->attr (see pf_attr()), its id in self->id, and
+ * map one data page of its buffer with @prot.  Every page of the mapping
+ * is read, so that faulting it in samples nothing.
+ */
+static void ring_open(struct __test_metadata *_metadata,
+		      FIXTURE_DATA(ring) *self, int prot)
+{
+	self->fd = sample_open(&self->attr);
+	ASSERT_LE(0, self->fd);
+	ASSERT_EQ(0, ioctl(self->fd, PERF_EVENT_IOC_ID, &self->id));
+	ASSERT_EQ(0, ring_map_prot(&self->r, self->fd, 1, prot));
+	ring_prefault(&self->r);
+}
+
+/* Touch @nr pages from @p with the event on. */
+static void touch_enabled(struct __test_metadata *_metadata,
+			  FIXTURE_DATA(ring) *self, char *p, size_t nr)
+{
+	ASSERT_EQ(0, ioctl(self->fd, PERF_EVENT_IOC_ENABLE, 0));
+	touch_pages(p, nr);
+	ASSERT_EQ(0, ioctl(self->fd, PERF_EVENT_IOC_DISABLE, 0));
+}
+
+/* Map @nr fresh pages (self->pages), untouched. */
+static void map_pages(struct __test_metadata *_metadata,
+		      FIXTURE_DATA(ring) *self, size_t nr)
+{
+	self->nr_pages = nr;
+	self->pages = map_fresh_pages(nr);
+	ASSERT_NE(NULL, self->pages);
+}
+
+/* Map @nr fresh pages and touch them all with the event on. */
+static void sample_pages(struct __test_metadata *_metadata,
+			 FIXTURE_DATA(ring) *self, size_t nr)
+{
+	map_pages(_metadata, self, nr);
+	touch_enabled(_metadata, self, self->pages, nr);
+}
+
+/*
+ * The records from @from to data_head, written once output could go on
+ * after some were lost: one LOST record, with the count of @lost and the
+ * event's id, then at least @min - 1 samples.  Returns how many.
+ */
+static int expect_lost_first(struct __test_metadata *_metadata,
+			     FIXTURE_DATA(ring) *self, __u64 from,
+			     __u64 lost, int min)
+{
+	struct record_counts c = { 0 };
+	int n;
+
+	n = ring_walk(&self->r, from, ring_head(&self->r), count_record, &c);
+	EXPECT_LE(min, n);
+	EXPECT_EQ(1, c.type[PERF_RECORD_LOST]);
+	EXPECT_EQ(n - 1, c.type[PERF_RECORD_SAMPLE]);
+	EXPECT_EQ(lost, c.lost);
+	EXPECT_EQ(self->id, c.lost_id);
+	return n;
+}
+
+/* Nothing was written: every sample of self->pages was lost. */
+static struct lost_read expect_all_lost(struct __test_metadata *_metadata,
+					FIXTURE_DATA(ring) *self)
+{
+	struct lost_read lr;
+
+	EXPECT_EQ(0, ring_head(&self->r));
+	ASSERT_EQ(0, read_lost(self->fd, &lr));
+	EXPECT_LE(self->nr_pages, lr.lost);
+	EXPECT_EQ(lr.value, lr.lost);
+	return lr;
+}
+
+/*
  * A writable buffer fills up and stops: what is in it stays whole, the
  * rest is lost and counted, and the count is reported once there is room.
  */
@@ -113,20 +161,14 @@ TEST_F(ring, writable_keeps_unread)
 {
 	struct record_counts c = { 0 };
 	struct lost_read lr, lr2;
-	__u64 head, id, *rec;
+	__u64 head, *rec;
 	int n;
 
 	/* IP, TID, ADDR: 32-byte samples, 128 to a page. */
-	self->fd = open_pf(&self->attr, PERF_SAMPLE_IP | PERF_SAMPLE_TID |
-					PERF_SAMPLE_ADDR);
-	ASSERT_LE(0, self->fd);
-	ASSERT_EQ(0, ioctl(self->fd, PERF_EVENT_IOC_ID, &id));
-	ASSERT_EQ(0, ring_map(&self->r, self->fd, 1));
-	prefault_ring(&self->r);
-
-	self->nr_pages = 400;
-	self->pages = sample_pages(self->fd, self->nr_pages);
-	ASSERT_NE(NULL, self->pages);
+	pf_attr(&self->attr, PERF_SAMPLE_IP | PERF_SAMPLE_TID |
+			     PERF_SAMPLE_ADDR);
+	ring_open(_metadata, self, PROT_READ | PROT_WRITE);
+	sample_pages(_metadata, self, 400);
 
 	/* As in 6.1, it is full with less than a record's room left. */
 	head = ring_head(&self->r);
@@ -138,22 +180,14 @@ TEST_F(ring, writable_keeps_unread)
 
 	/* Every fault was either written or counted as lost. */
 	ASSERT_EQ(0, read_lost(self->fd, &lr));
-	EXPECT_EQ(id, lr.id);
+	EXPECT_EQ(self->id, lr.id);
 	EXPECT_LE(self->nr_pages, lr.value);
 	EXPECT_EQ(lr.value, n + lr.lost);
 
 	/* Room again: the next record is preceded by one LOST record. */
 	ring_consume(&self->r, head);
-	ASSERT_EQ(0, ioctl(self->fd, PERF_EVENT_IOC_ENABLE, 0));
-	fault_fresh_pages(3);
-	ASSERT_EQ(0, ioctl(self->fd, PERF_EVENT_IOC_DISABLE, 0));
-	memset(&c, 0, sizeof(c));
-	n = ring_walk(&self->r, head, ring_head(&self->r), count_record, &c);
-	EXPECT_LE(4, n);
-	EXPECT_EQ(1, c.type[PERF_RECORD_LOST]);
-	EXPECT_EQ(n - 1, c.type[PERF_RECORD_SAMPLE]);
-	EXPECT_EQ(lr.lost, c.lost);
-	EXPECT_EQ(id, c.lost_id);
+	ASSERT_EQ(0, fault_enabled(self->fd, 3));
+	n = expect_lost_first(_metadata, self, head, lr.lost, 4);
 
 	/* It comes first, and has no trailer without sample_id_all. */
 	rec = (__u64 *)(self->r.data + (head & (self->r.size - 1)));
@@ -190,21 +224,15 @@ TEST_F(ring, lost_record_sample_id)
 	struct lost_trailer lt;
 	struct lost_read lr;
 	int cpus[1];
-	__u64 head, id;
+	__u64 head;
 
 	pf_attr(&self->attr, PERF_SAMPLE_TID | PERF_SAMPLE_TIME |
 			     PERF_SAMPLE_ID | PERF_SAMPLE_CPU |
 			     PERF_SAMPLE_IDENTIFIER);
 	self->attr.sample_id_all = 1;
-	self->fd = sample_open(&self->attr);
-	ASSERT_LE(0, self->fd);
-	ASSERT_EQ(0, ioctl(self->fd, PERF_EVENT_IOC_ID, &id));
-	ASSERT_EQ(0, ring_map(&self->r, self->fd, 1));
-	prefault_ring(&self->r);
+	ring_open(_metadata, self, PROT_READ | PROT_WRITE);
 
-	self->nr_pages = 300;
-	self->pages = sample_pages(self->fd, self->nr_pages);
-	ASSERT_NE(NULL, self->pages);
+	sample_pages(_metadata, self, 300);
 	ASSERT_EQ(0, read_lost(self->fd, &lr));
 	ASSERT_LT(0, lr.lost);
 
@@ -212,21 +240,19 @@ TEST_F(ring, lost_record_sample_id)
 	ring_consume(&self->r, head);
 	ASSERT_EQ(1, allowed_cpus(cpus, 1));
 	ASSERT_EQ(0, pin_to_cpu(cpus[0]));
-	ASSERT_EQ(0, ioctl(self->fd, PERF_EVENT_IOC_ENABLE, 0));
-	fault_fresh_pages(1);
-	ASSERT_EQ(0, ioctl(self->fd, PERF_EVENT_IOC_DISABLE, 0));
+	ASSERT_EQ(0, fault_enabled(self->fd, 1));
 
 	memset(&lt, 0, sizeof(lt));
 	ASSERT_LT(0, ring_walk(&self->r, head, ring_head(&self->r),
 			       find_lost, &lt));
 	ASSERT_EQ(PERF_RECORD_LOST, lt.header.type);
 	EXPECT_EQ(sizeof(lt), lt.header.size);
-	EXPECT_EQ(id, lt.id);
+	EXPECT_EQ(self->id, lt.id);
 	EXPECT_EQ(lr.lost, lt.lost);
 	EXPECT_EQ(getpid(), lt.pid);
 	EXPECT_EQ(gettid(), lt.tid);
-	EXPECT_EQ(id, lt.sid);
-	EXPECT_EQ(id, lt.identifier);
+	EXPECT_EQ(self->id, lt.sid);
+	EXPECT_EQ(self->id, lt.identifier);
 	EXPECT_NE(0, lt.time);
 	EXPECT_EQ(cpus[0], lt.cpu);
 	EXPECT_EQ(0, lt.res);
@@ -270,14 +296,9 @@ TEST_F(ring, readonly_overwrites)
 	__u64 head;
 
 	/* IP, TID: 24-byte samples, which do not divide the page. */
-	self->fd = open_pf(&self->attr, PERF_SAMPLE_IP | PERF_SAMPLE_TID);
-	ASSERT_LE(0, self->fd);
-	ASSERT_EQ(0, ring_map_prot(&self->r, self->fd, 1, PROT_READ));
-	prefault_ring(&self->r);
-
-	self->nr_pages = 400;
-	self->pages = sample_pages(self->fd, self->nr_pages);
-	ASSERT_NE(NULL, self->pages);
+	pf_attr(&self->attr, PERF_SAMPLE_IP | PERF_SAMPLE_TID);
+	ring_open(_metadata, self, PROT_READ);
+	sample_pages(_metadata, self, 400);
 
 	ASSERT_EQ(0, read_lost(self->fd, &lr));
 	head = ring_head(&self->r);
@@ -298,17 +319,13 @@ TEST_F(ring, readonly_made_writable)
 {
 	struct lost_read lr;
 
-	self->fd = open_pf(&self->attr, PERF_SAMPLE_IP | PERF_SAMPLE_TID);
-	ASSERT_LE(0, self->fd);
-	ASSERT_EQ(0, ring_map_prot(&self->r, self->fd, 1, PROT_READ));
+	pf_attr(&self->attr, PERF_SAMPLE_IP | PERF_SAMPLE_TID);
+	ring_open(_metadata, self, PROT_READ);
 	ASSERT_EQ(0, mprotect(self->r.map, self->r.len,
 			      PROT_READ | PROT_WRITE));
 	ring_consume(&self->r, 0);
-	prefault_ring(&self->r);
 
-	self->nr_pages = 400;
-	self->pages = sample_pages(self->fd, self->nr_pages);
-	ASSERT_NE(NULL, self->pages);
+	sample_pages(_metadata, self, 400);
 	ASSERT_EQ(0, read_lost(self->fd, &lr));
 	EXPECT_EQ(0, lr.lost);
 	EXPECT_EQ(24 * lr.value, ring_head(&self->r));
@@ -347,18 +364,11 @@ TEST_F(ring, write_backward)
 	/* TIME, ADDR: 24 bytes. */
 	pf_attr(&self->attr, PERF_SAMPLE_TIME | PERF_SAMPLE_ADDR);
 	self->attr.write_backward = 1;
-	self->fd = sample_open(&self->attr);
-	ASSERT_LE(0, self->fd);
-	ASSERT_EQ(0, ring_map_prot(&self->r, self->fd, 1, PROT_READ));
-	prefault_ring(&self->r);
+	ring_open(_metadata, self, PROT_READ);
 
 	/* Fewer than fit: data_head went down by all of them. */
-	self->nr_pages = 400;
-	self->pages = map_fresh_pages(self->nr_pages);
-	ASSERT_NE(NULL, self->pages);
-	ASSERT_EQ(0, ioctl(self->fd, PERF_EVENT_IOC_ENABLE, 0));
-	touch_pages(self->pages, 50);
-	ASSERT_EQ(0, ioctl(self->fd, PERF_EVENT_IOC_DISABLE, 0));
+	map_pages(_metadata, self, 400);
+	touch_enabled(_metadata, self, self->pages, 50);
 	ASSERT_EQ(0, read_lost(self->fd, &lr));
 	head = ring_head(&self->r);
 	EXPECT_EQ((__u64)0 - 24 * lr.value, head);
@@ -373,9 +383,8 @@ TEST_F(ring, write_backward)
 	EXPECT_EQ(0, b.bad);
 
 	/* Wrapped several times: the newest still come first, whole. */
-	ASSERT_EQ(0, ioctl(self->fd, PERF_EVENT_IOC_ENABLE, 0));
-	touch_pages(self->pages + 50 * page_size(), self->nr_pages - 50);
-	ASSERT_EQ(0, ioctl(self->fd, PERF_EVENT_IOC_DISABLE, 0));
+	touch_enabled(_metadata, self, self->pages + 50 * page_size(),
+		      self->nr_pages - 50);
 	ASSERT_EQ(0, read_lost(self->fd, &lr));
 	EXPECT_EQ(0, lr.lost);
 	head = ring_head(&self->r);
@@ -420,20 +429,14 @@ TEST_F(ring, wrap_around)
 	size_t round;
 
 	/* 40-byte samples: every ~100th straddles the end of the page. */
-	self->fd = open_pf(&self->attr, PERF_SAMPLE_IP | PERF_SAMPLE_TID |
-					PERF_SAMPLE_TIME | PERF_SAMPLE_ADDR);
-	ASSERT_LE(0, self->fd);
-	ASSERT_EQ(0, ring_map(&self->r, self->fd, 1));
-	prefault_ring(&self->r);
-
-	self->nr_pages = 1000;
-	self->pages = map_fresh_pages(self->nr_pages);
-	ASSERT_NE(NULL, self->pages);
+	pf_attr(&self->attr, PERF_SAMPLE_IP | PERF_SAMPLE_TID |
+			     PERF_SAMPLE_TIME | PERF_SAMPLE_ADDR);
+	ring_open(_metadata, self, PROT_READ | PROT_WRITE);
+	map_pages(_metadata, self, 1000);
 	a.pages = self->pages;
 	for (round = 0; round < self->nr_pages / 50; round++) {
-		ASSERT_EQ(0, ioctl(self->fd, PERF_EVENT_IOC_ENABLE, 0));
-		touch_pages(self->pages + round * 50 * page_size(), 50);
-		ASSERT_EQ(0, ioctl(self->fd, PERF_EVENT_IOC_DISABLE, 0));
+		touch_enabled(_metadata, self,
+			      self->pages + round * 50 * page_size(), 50);
 		ASSERT_LE(0, ring_drain(&self->r, check_forward, &a));
 	}
 	EXPECT_EQ(self->nr_pages, a.next);
@@ -447,14 +450,12 @@ TEST_F(ring, wrap_around)
 /* PAUSE_OUTPUT: records are dropped and counted until output resumes. */
 TEST_F(ring, pause_output)
 {
-	struct record_counts c = { 0 };
 	struct lost_read lr;
-	__u64 id;
-	int n;
 
-	self->fd = open_pf(&self->attr, PERF_SAMPLE_IP | PERF_SAMPLE_TID);
+	pf_attr(&self->attr, PERF_SAMPLE_IP | PERF_SAMPLE_TID);
+	self->fd = sample_open(&self->attr);
 	ASSERT_LE(0, self->fd);
-	ASSERT_EQ(0, ioctl(self->fd, PERF_EVENT_IOC_ID, &id));
+	ASSERT_EQ(0, ioctl(self->fd, PERF_EVENT_IOC_ID, &self->id));
 
 	/* No buffer, or one with no data pages: nothing to pause. */
 	EXPECT_EQ(-1, ioctl(self->fd, PERF_EVENT_IOC_PAUSE_OUTPUT, 1));
@@ -465,47 +466,24 @@ TEST_F(ring, pause_output)
 	ring_unmap(&self->r);
 
 	ASSERT_EQ(0, ring_map(&self->r, self->fd, 4));
-	prefault_ring(&self->r);
+	ring_prefault(&self->r);
 	ASSERT_EQ(0, ioctl(self->fd, PERF_EVENT_IOC_PAUSE_OUTPUT, 1));
-	self->nr_pages = 20;
-	self->pages = sample_pages(self->fd, self->nr_pages);
-	ASSERT_NE(NULL, self->pages);
-	EXPECT_EQ(0, ring_head(&self->r));
-	ASSERT_EQ(0, read_lost(self->fd, &lr));
-	EXPECT_LE(self->nr_pages, lr.lost);
-	EXPECT_EQ(lr.value, lr.lost);
+	sample_pages(_metadata, self, 20);
+	lr = expect_all_lost(_metadata, self);
 
 	ASSERT_EQ(0, ioctl(self->fd, PERF_EVENT_IOC_PAUSE_OUTPUT, 0));
-	ASSERT_EQ(0, ioctl(self->fd, PERF_EVENT_IOC_ENABLE, 0));
-	fault_fresh_pages(2);
-	ASSERT_EQ(0, ioctl(self->fd, PERF_EVENT_IOC_DISABLE, 0));
-	n = ring_drain(&self->r, count_record, &c);
-	EXPECT_LE(3, n);
-	EXPECT_EQ(1, c.type[PERF_RECORD_LOST]);
-	EXPECT_EQ(lr.lost, c.lost);
-	EXPECT_EQ(id, c.lost_id);
-	EXPECT_EQ(n - 1, c.type[PERF_RECORD_SAMPLE]);
+	ASSERT_EQ(0, fault_enabled(self->fd, 2));
+	expect_lost_first(_metadata, self, ring_tail(&self->r), lr.lost, 3);
 }
 
 /* A sample bigger than the whole buffer never fits: it is lost. */
 TEST_F(ring, record_larger_than_buffer)
 {
-	struct lost_read lr;
-
 	pf_attr(&self->attr, PERF_SAMPLE_IP | PERF_SAMPLE_STACK_USER);
 	self->attr.sample_stack_user = 8192;
-	self->fd = sample_open(&self->attr);
-	ASSERT_LE(0, self->fd);
-	ASSERT_EQ(0, ring_map(&self->r, self->fd, 1));
-	prefault_ring(&self->r);
-
-	self->nr_pages = 10;
-	self->pages = sample_pages(self->fd, self->nr_pages);
-	ASSERT_NE(NULL, self->pages);
-	EXPECT_EQ(0, ring_head(&self->r));
-	ASSERT_EQ(0, read_lost(self->fd, &lr));
-	EXPECT_LE(self->nr_pages, lr.lost);
-	EXPECT_EQ(lr.value, lr.lost);
+	ring_open(_metadata, self, PROT_READ | PROT_WRITE);
+	sample_pages(_metadata, self, 10);
+	expect_all_lost(_metadata, self);
 }
 
 TEST_HARNESS_MAIN
