@@ -53,6 +53,29 @@ static void *map_event(int fd, size_t pages, int prot, int flags)
 	return mmap(NULL, pages * page_size(), prot, flags, fd, 0);
 }
 
+/* mmap() @pages pages of @fd from page @off: 0 (and unmap), or errno. */
+static int map_errno(int fd, size_t pages, size_t off, int prot, int flags)
+{
+	void *p = mmap(NULL, pages * page_size(), prot, flags, fd,
+		       off * page_size());
+
+	if (p == MAP_FAILED)
+		return errno;
+	munmap(p, pages * page_size());
+	return 0;
+}
+
+/* open_pf_sampler(), with @pages data pages mapped in @r. */
+static int open_mapped(struct __test_metadata *_metadata, struct ring *r,
+		       size_t pages)
+{
+	int fd = open_pf_sampler();
+
+	ASSERT_LE(0, fd);
+	ASSERT_EQ(0, ring_map(r, fd, pages));
+	return fd;
+}
+
 TEST(power_of_two_sizes)
 {
 	static const size_t ok[] = { 0, 1, 2, 4, 8, 16, 64 };
@@ -79,39 +102,29 @@ TEST(other_sizes)
 {
 	static const size_t bad[] = { 3, 5, 6, 7, 10, 12, 24 };
 	unsigned int i;
-	void *p;
 	int fd;
 
 	fd = open_pf_sampler();
 	ASSERT_LE(0, fd);
-	for (i = 0; i < ARRAY_SIZE(bad); i++) {
-		p = map_event(fd, 1 + bad[i], PROT_READ | PROT_WRITE,
-			      MAP_SHARED);
-		EXPECT_EQ(MAP_FAILED, p) TH_LOG("1 + %zu pages", bad[i]);
-		EXPECT_EQ(EINVAL, errno);
-		if (p != MAP_FAILED)
-			munmap(p, (1 + bad[i]) * page_size());
-	}
+	for (i = 0; i < ARRAY_SIZE(bad); i++)
+		EXPECT_EQ(EINVAL, map_errno(fd, 1 + bad[i], 0,
+					    PROT_READ | PROT_WRITE, MAP_SHARED))
+			TH_LOG("1 + %zu pages", bad[i]);
 	/* The failures left nothing behind: a good size still works. */
-	p = map_event(fd, 1 + 2, PROT_READ | PROT_WRITE, MAP_SHARED);
-	ASSERT_NE(MAP_FAILED, p);
-	munmap(p, 3 * page_size());
+	ASSERT_EQ(0, map_errno(fd, 1 + 2, 0, PROT_READ | PROT_WRITE,
+			       MAP_SHARED));
 	close(fd);
 }
 
 TEST(map_private)
 {
-	void *p;
 	int fd;
 
 	fd = open_pf_sampler();
 	ASSERT_LE(0, fd);
-	p = map_event(fd, 1 + 1, PROT_READ | PROT_WRITE, MAP_PRIVATE);
-	EXPECT_EQ(MAP_FAILED, p);
-	EXPECT_EQ(EINVAL, errno);
-	p = map_event(fd, 1 + 1, PROT_READ, MAP_PRIVATE);
-	EXPECT_EQ(MAP_FAILED, p);
-	EXPECT_EQ(EINVAL, errno);
+	EXPECT_EQ(EINVAL, map_errno(fd, 1 + 1, 0, PROT_READ | PROT_WRITE,
+				    MAP_PRIVATE));
+	EXPECT_EQ(EINVAL, map_errno(fd, 1 + 1, 0, PROT_READ, MAP_PRIVATE));
 	close(fd);
 }
 
@@ -190,9 +203,7 @@ TEST(second_mmap_other_size)
 	struct ring a, b;
 	int fd;
 
-	fd = open_pf_sampler();
-	ASSERT_LE(0, fd);
-	ASSERT_EQ(0, ring_map(&a, fd, 4));
+	fd = open_mapped(_metadata, &a, 4);
 	EXPECT_EQ(-1, ring_map(&b, fd, 2));
 	EXPECT_EQ(EINVAL, errno);
 	EXPECT_EQ(-1, ring_map(&b, fd, 8));
@@ -207,100 +218,86 @@ TEST(second_mmap_other_size)
 	close(fd);
 }
 
+/* Open @attr on this task and @cpu and map a data page: 0 or errno. */
+static int open_map_errno(struct __test_metadata *_metadata,
+			  struct perf_event_attr *attr, int cpu)
+{
+	struct ring r;
+	int fd, err;
+
+	fd = sys_perf_event_open(attr, 0, cpu, -1, 0);
+	ASSERT_LE(0, fd);
+	err = ring_map(&r, fd, 1) ? errno : 0;
+	ring_unmap(&r);
+	close(fd);
+	return err;
+}
+
 TEST(inherited_per_task)
 {
 	struct perf_event_attr attr;
-	struct ring r;
-	int fd;
 
 	sample_attr_init(&attr, PERF_COUNT_SW_PAGE_FAULTS, 1, PERF_SAMPLE_IP);
 	attr.inherit = 1;
 	attr.disabled = 1;
-	fd = sys_perf_event_open(&attr, 0, -1, -1, 0);
-	ASSERT_LE(0, fd);
-	EXPECT_EQ(-1, ring_map(&r, fd, 1));
-	EXPECT_EQ(EINVAL, errno);
-	close(fd);
+	EXPECT_EQ(EINVAL, open_map_errno(_metadata, &attr, -1));
 
 	/* On one CPU the copies cannot write into it from elsewhere. */
-	fd = sys_perf_event_open(&attr, 0, 0, -1, 0);
-	ASSERT_LE(0, fd);
-	EXPECT_EQ(0, ring_map(&r, fd, 1));
-	ring_unmap(&r);
-	close(fd);
+	EXPECT_EQ(0, open_map_errno(_metadata, &attr, 0));
 
 	/* Not inherited: fine. */
 	attr.inherit = 0;
-	fd = sys_perf_event_open(&attr, 0, -1, -1, 0);
-	ASSERT_LE(0, fd);
-	EXPECT_EQ(0, ring_map(&r, fd, 1));
-	ring_unmap(&r);
-	close(fd);
+	EXPECT_EQ(0, open_map_errno(_metadata, &attr, -1));
+}
+
+/* An AUX area of @pages pages at page @off of @fd: 0 or the errno. */
+static int map_aux(int fd, size_t pages, size_t off)
+{
+	return map_errno(fd, pages, off, PROT_READ | PROT_WRITE, MAP_SHARED);
 }
 
 /* The AUX area: mapped at aux_offset, which no software PMU provides. */
 TEST(aux_area)
 {
+	/* aux_offset and aux_size set, and the mapping tried; in pages. */
+	static const struct {
+		size_t aux_offset, aux_size;
+		size_t pages, off;
+		int err;
+	} cases[] = {
+		/* aux_offset/aux_size not set up: EINVAL. */
+		{ 0, 0, 4, 3, EINVAL },
+		/* Set up, but inside the buffer: EINVAL. */
+		{ 1, 4, 4, 1, EINVAL },
+		/* Set up, but for another size or offset than mapped. */
+		{ 3, 2, 4, 3, EINVAL },
+		{ 3, 4, 4, 4, EINVAL },
+		/* Not a power of two pages: EINVAL. */
+		{ 3, 3, 3, 3, EINVAL },
+		/* Set up right: the software PMU has no AUX area. */
+		{ 3, 4, 4, 3, EOPNOTSUPP },
+	};
 	size_t psz = page_size();
 	struct ring r;
-	void *p;
+	unsigned int i;
 	int fd;
 
 	fd = open_pf_sampler();
 	ASSERT_LE(0, fd);
 
 	/* No buffer yet: nothing to put an AUX area after. */
-	p = mmap(NULL, 4 * psz, PROT_READ | PROT_WRITE, MAP_SHARED, fd,
-		 3 * psz);
-	EXPECT_EQ(MAP_FAILED, p);
-	EXPECT_EQ(EINVAL, errno);
+	EXPECT_EQ(EINVAL, map_aux(fd, 4, 3));
 
 	ASSERT_EQ(0, ring_map(&r, fd, 2));
 	EXPECT_EQ(0, r.up->aux_offset);
 	EXPECT_EQ(0, r.up->aux_size);
-
-	/* aux_offset/aux_size not set up: EINVAL. */
-	p = mmap(NULL, 4 * psz, PROT_READ | PROT_WRITE, MAP_SHARED, fd,
-		 3 * psz);
-	EXPECT_EQ(MAP_FAILED, p);
-	EXPECT_EQ(EINVAL, errno);
-
-	/* Set up, but inside the buffer: EINVAL. */
-	r.up->aux_offset = psz;
-	r.up->aux_size = 4 * psz;
-	p = mmap(NULL, 4 * psz, PROT_READ | PROT_WRITE, MAP_SHARED, fd, psz);
-	EXPECT_EQ(MAP_FAILED, p);
-	EXPECT_EQ(EINVAL, errno);
-
-	/* Set up, but for another size or offset than mapped: EINVAL. */
-	r.up->aux_offset = 3 * psz;
-	r.up->aux_size = 2 * psz;
-	p = mmap(NULL, 4 * psz, PROT_READ | PROT_WRITE, MAP_SHARED, fd,
-		 3 * psz);
-	EXPECT_EQ(MAP_FAILED, p);
-	EXPECT_EQ(EINVAL, errno);
-	r.up->aux_size = 4 * psz;
-	p = mmap(NULL, 4 * psz, PROT_READ | PROT_WRITE, MAP_SHARED, fd,
-		 4 * psz);
-	EXPECT_EQ(MAP_FAILED, p);
-	EXPECT_EQ(EINVAL, errno);
-
-	/* Not a power of two pages: EINVAL. */
-	r.up->aux_size = 3 * psz;
-	p = mmap(NULL, 3 * psz, PROT_READ | PROT_WRITE, MAP_SHARED, fd,
-		 3 * psz);
-	EXPECT_EQ(MAP_FAILED, p);
-	EXPECT_EQ(EINVAL, errno);
-
-	/* Set up right: the software PMU has no AUX area. */
-	r.up->aux_offset = 3 * psz;
-	r.up->aux_size = 4 * psz;
-	p = mmap(NULL, 4 * psz, PROT_READ | PROT_WRITE, MAP_SHARED, fd,
-		 3 * psz);
-	EXPECT_EQ(MAP_FAILED, p);
-	EXPECT_EQ(EOPNOTSUPP, errno);
-	if (p != MAP_FAILED)
-		munmap(p, 4 * psz);
+	for (i = 0; i < ARRAY_SIZE(cases); i++) {
+		r.up->aux_offset = cases[i].aux_offset * psz;
+		r.up->aux_size = cases[i].aux_size * psz;
+		EXPECT_EQ(cases[i].err, map_aux(fd, cases[i].pages,
+						cases[i].off))
+			TH_LOG("case %u", i);
+	}
 
 	/* The buffer itself is unharmed and still unmaps. */
 	EXPECT_EQ(2 * psz, r.up->data_size);
@@ -338,9 +335,7 @@ TEST(user_page_header)
 	struct ring r;
 	int fd;
 
-	fd = open_pf_sampler();
-	ASSERT_LE(0, fd);
-	ASSERT_EQ(0, ring_map(&r, fd, 4));
+	fd = open_mapped(_metadata, &r, 4);
 	up = r.up;
 
 	EXPECT_EQ(0, up->version);
@@ -367,9 +362,7 @@ TEST(user_page_capabilities)
 	struct ring r;
 	int fd;
 
-	fd = open_pf_sampler();
-	ASSERT_LE(0, fd);
-	ASSERT_EQ(0, ring_map(&r, fd, 1));
+	fd = open_mapped(_metadata, &r, 1);
 	up = r.up;
 
 	EXPECT_EQ(0, (int)up->cap_bit0);
@@ -454,9 +447,7 @@ TEST(partial_munmap)
 	struct ring r;
 	int fd;
 
-	fd = open_pf_sampler();
-	ASSERT_LE(0, fd);
-	ASSERT_EQ(0, ring_map(&r, fd, 4));
+	fd = open_mapped(_metadata, &r, 4);
 	EXPECT_EQ(-1, munmap((char *)r.map + psz, psz));
 	EXPECT_EQ(EINVAL, errno);
 	EXPECT_EQ(-1, munmap(r.map, psz));
@@ -480,9 +471,7 @@ TEST(not_inherited_by_fork)
 	pid_t pid;
 	int fd, status;
 
-	fd = open_pf_sampler();
-	ASSERT_LE(0, fd);
-	ASSERT_EQ(0, ring_map(&r, fd, 1));
+	fd = open_mapped(_metadata, &r, 1);
 	EXPECT_EQ(page_size(), r.up->data_offset);
 
 	pid = fork();
