@@ -785,8 +785,9 @@ static void on_sigtrap(int sig, siginfo_t *si, void *uc)
 	 * The C library has no names for them: si_perf_data shares its place
 	 * with si_addr_lsb, si_perf_type follows it.
 	 */
-	traps.data[n] = *(__u64 *)&si->si_addr_lsb;
-	traps.type[n] = *(__u32 *)((char *)&si->si_addr_lsb + sizeof(__u64));
+	memcpy(&traps.data[n], &si->si_addr_lsb, sizeof(__u64));
+	memcpy(&traps.type[n], (char *)&si->si_addr_lsb + sizeof(__u64),
+	       sizeof(__u32));
 }
 
 TEST(sigtrap)
