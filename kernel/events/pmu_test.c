@@ -220,12 +220,26 @@ static void perf_pmu_register_dynamic(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, b->pmu.hrtimer_interval_ms, 17);
 }
 
+/*
+ * perf_pmu_init_event() must give @event to @pmu; the event is then
+ * destroyed again.
+ */
+static void expect_init_by(struct kunit *test, struct perf_event *event,
+			   struct pmu *pmu)
+{
+	int ret = perf_pmu_init_event(event);
+
+	KUNIT_EXPECT_EQ(test, ret, 0);
+	KUNIT_EXPECT_PTR_EQ(test, event->pmu, pmu);
+	if (!ret)
+		test_event_fini(event);
+}
+
 static void perf_pmu_init_event_by_type(struct kunit *test)
 {
 	struct test_pmu *a = get_test_pmu(test, 0);
 	struct test_pmu *b = get_test_pmu(test, 1);
 	struct perf_event *event;
-	int ret;
 
 	event = test_event(test, 0, 0);
 	KUNIT_ASSERT_NOT_NULL(test, event);
@@ -236,24 +250,15 @@ static void perf_pmu_init_event_by_type(struct kunit *test)
 		return;
 
 	event->attr.type = a->pmu.type;
-	ret = perf_pmu_init_event(event);
-	KUNIT_EXPECT_EQ(test, ret, 0);
+	expect_init_by(test, event, &a->pmu);
 	KUNIT_EXPECT_EQ(test, a->init_calls, 1);
 	KUNIT_EXPECT_EQ(test, b->init_calls, 0);
-	KUNIT_EXPECT_PTR_EQ(test, event->pmu, &a->pmu);
-	if (!ret) {
-		test_event_fini(event);
-		KUNIT_EXPECT_EQ(test, a->destroy_calls, 1);
-	}
+	KUNIT_EXPECT_EQ(test, a->destroy_calls, 1);
 
 	event->attr.type = b->pmu.type;
-	ret = perf_pmu_init_event(event);
-	KUNIT_EXPECT_EQ(test, ret, 0);
+	expect_init_by(test, event, &b->pmu);
 	KUNIT_EXPECT_EQ(test, a->init_calls, 1);
 	KUNIT_EXPECT_EQ(test, b->init_calls, 1);
-	KUNIT_EXPECT_PTR_EQ(test, event->pmu, &b->pmu);
-	if (!ret)
-		test_event_fini(event);
 }
 
 /* The PMU a type names is the only one asked, whatever it answers. */
@@ -261,7 +266,6 @@ static void perf_pmu_init_event_errors(struct kunit *test)
 {
 	struct test_pmu *a = get_test_pmu(test, 0);
 	struct perf_event *event;
-	int ret;
 
 	event = test_event(test, 0, 0);
 	KUNIT_ASSERT_NOT_NULL(test, event);
@@ -287,11 +291,8 @@ static void perf_pmu_init_event_errors(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, a->destroy_calls, 0);
 
 	a->ret = 0;
-	ret = perf_pmu_init_event(event);
-	KUNIT_EXPECT_EQ(test, ret, 0);
+	expect_init_by(test, event, &a->pmu);
 	KUNIT_EXPECT_EQ(test, a->init_calls, 4);
-	if (!ret)
-		test_event_fini(event);
 }
 
 static void perf_pmu_init_event_unknown(struct kunit *test)
@@ -322,7 +323,7 @@ static void perf_pmu_register_busy(struct kunit *test)
 	struct test_pmu *a = get_test_pmu(test, 0);
 	struct test_pmu *b = get_test_pmu(test, 1);
 	struct perf_event *event;
-	int ret, type;
+	int type;
 
 	event = test_event(test, 0, 0);
 	KUNIT_ASSERT_NOT_NULL(test, event);
@@ -340,12 +341,8 @@ static void perf_pmu_register_busy(struct kunit *test)
 
 	/* The failures changed nothing: the type still leads to @a. */
 	event->attr.type = type;
-	ret = perf_pmu_init_event(event);
-	KUNIT_EXPECT_EQ(test, ret, 0);
-	KUNIT_EXPECT_PTR_EQ(test, event->pmu, &a->pmu);
+	expect_init_by(test, event, &a->pmu);
 	KUNIT_EXPECT_EQ(test, b->init_calls, 0);
-	if (!ret)
-		test_event_fini(event);
 
 	/* Once @a is gone, its type is free for a fixed registration. */
 	test_pmu_unregister(a);
@@ -353,20 +350,15 @@ static void perf_pmu_register_busy(struct kunit *test)
 		return;
 	KUNIT_EXPECT_EQ(test, b->pmu.type, type);
 
-	ret = perf_pmu_init_event(event);
-	KUNIT_EXPECT_EQ(test, ret, 0);
-	KUNIT_EXPECT_PTR_EQ(test, event->pmu, &b->pmu);
+	expect_init_by(test, event, &b->pmu);
 	KUNIT_EXPECT_EQ(test, a->init_calls, 1);
 	KUNIT_EXPECT_EQ(test, b->init_calls, 1);
-	if (!ret)
-		test_event_fini(event);
 }
 
 static void perf_pmu_unregister_forgets(struct kunit *test)
 {
 	struct test_pmu *a = get_test_pmu(test, 0);
 	struct perf_event *event;
-	int ret;
 
 	event = test_event(test, 0, 0);
 	KUNIT_ASSERT_NOT_NULL(test, event);
@@ -374,10 +366,7 @@ static void perf_pmu_unregister_forgets(struct kunit *test)
 	if (!test_pmu_register_ok(test, a, "kunit_a", -1))
 		return;
 	event->attr.type = a->pmu.type;
-	ret = perf_pmu_init_event(event);
-	KUNIT_EXPECT_EQ(test, ret, 0);
-	if (!ret)
-		test_event_fini(event);
+	expect_init_by(test, event, &a->pmu);
 
 	test_pmu_unregister(a);
 	KUNIT_EXPECT_EQ(test, perf_pmu_init_event(event), -ENOENT);
@@ -396,11 +385,8 @@ static void perf_pmu_unregister_forgets(struct kunit *test)
 		return;
 	event->attr.type = a->pmu.type;
 	event->attr.config = 0;
-	ret = perf_pmu_init_event(event);
-	KUNIT_EXPECT_EQ(test, ret, 0);
+	expect_init_by(test, event, &a->pmu);
 	KUNIT_EXPECT_EQ(test, a->init_calls, 2);
-	if (!ret)
-		test_event_fini(event);
 }
 
 /*
@@ -430,21 +416,13 @@ static void perf_pmu_init_event_generic(struct kunit *test)
 	if (ret)
 		return;
 
-	ret = perf_pmu_init_event(event);
-	KUNIT_EXPECT_EQ(test, ret, 0);
-	KUNIT_EXPECT_PTR_EQ(test, event->pmu, &b->pmu);
+	expect_init_by(test, event, &b->pmu);
 	KUNIT_EXPECT_EQ(test, a->init_calls, 1);
 	KUNIT_EXPECT_EQ(test, b->init_calls, 1);
 	KUNIT_EXPECT_EQ(test, c->init_calls, 0);
-	if (!ret)
-		test_event_fini(event);
 
 	event->attr.type = PERF_TYPE_HW_CACHE;
-	ret = perf_pmu_init_event(event);
-	KUNIT_EXPECT_EQ(test, ret, 0);
-	KUNIT_EXPECT_PTR_EQ(test, event->pmu, &b->pmu);
-	if (!ret)
-		test_event_fini(event);
+	expect_init_by(test, event, &b->pmu);
 
 	/* An error other than -ENOENT ends the search. */
 	b->ret = -EOPNOTSUPP;
@@ -474,7 +452,6 @@ static void perf_pmu_no_exclude(struct kunit *test)
 {
 	struct test_pmu *a = get_test_pmu(test, 0);
 	struct perf_event *event;
-	int ret;
 
 	event = test_event(test, 0, 0);
 	KUNIT_ASSERT_NOT_NULL(test, event);
@@ -484,11 +461,7 @@ static void perf_pmu_no_exclude(struct kunit *test)
 		return;
 	event->attr.type = a->pmu.type;
 
-	ret = perf_pmu_init_event(event);
-	KUNIT_EXPECT_EQ(test, ret, 0);
-	KUNIT_EXPECT_PTR_EQ(test, event->pmu, &a->pmu);
-	if (!ret)
-		test_event_fini(event);
+	expect_init_by(test, event, &a->pmu);
 	KUNIT_EXPECT_EQ(test, a->destroy_calls, 1);
 
 	event->attr.exclude_kernel = 1;
