@@ -144,10 +144,15 @@ TEST_F(mux, four_groups_take_turns)
 	EXPECT_GE(running, enabled * 4 / 10);
 }
 
-/* A pinned group keeps its counter; the flexible ones share the other. */
+/*
+ * A pinned group keeps its counter; the flexible ones share the other:
+ * together they run no longer than they are enabled (give or take the
+ * rotations' own time), however the rotations fall.
+ */
 TEST_F(mux, pinned_keeps_counter)
 {
 	struct value_times vt;
+	__u64 running = 0, enabled = 0;
 	int i;
 
 	if (self->type < 0)
@@ -157,8 +162,10 @@ TEST_F(mux, pinned_keeps_counter)
 	ran_times(_metadata, self, 0, false);
 	for (i = 1; i < self->nr; i++) {
 		vt = ran_times(_metadata, self, i, true);
-		EXPECT_GT(vt.enabled / 2, vt.running);
+		running += vt.running;
+		enabled = vt.enabled > enabled ? vt.enabled : enabled;
 	}
+	EXPECT_GE(enabled * 11 / 10, running);
 }
 
 /* More pinned groups than counters: the one left over is in error. */
