@@ -78,19 +78,22 @@ static void perf_event_destroy_pmu(struct perf_event *event)
  * @task: the task it follows, or NULL for a CPU-wide event
  * @group_leader: the leader of the group it joins, or NULL
  * @parent: for an inherited copy, the event user space opened; or NULL
+ * @cgroup_fd: for a cgroup event, a descriptor of its cgroup; or -1
  * @handler: overflow handler for kernel users, or NULL
  * @handler_context: passed to @handler
  *
  * The PMU sees @parent, and the attach state of a task's event is exactly
  * PERF_ATTACH_TASK while it sets the event up: the trace event code looks
  * at both to decide what to check.  A copy holds a reference on @parent.
+ * Once the PMU has taken the event come, in this order, the AUX output,
+ * the cgroup, the call chain buffers and the clock, as in Linux 6.1.
  *
  * Return: the event, with one reference for the caller, or an ERR_PTR.
  */
 struct perf_event *perf_event_alloc(struct perf_event_attr *attr, int cpu,
 				    struct task_struct *task,
 				    struct perf_event *group_leader,
-				    struct perf_event *parent,
+				    struct perf_event *parent, int cgroup_fd,
 				    perf_overflow_handler_t handler,
 				    void *handler_context)
 {
@@ -137,15 +140,21 @@ struct perf_event *perf_event_alloc(struct perf_event_attr *attr, int cpu,
 	ret = perf_pmu_init_event(event);
 	if (ret)
 		goto fail;
-	ret = perf_event_set_clock(event);
+	/* No PMU here can send its output to an AUX area. */
+	ret = attr->aux_output ? -EOPNOTSUPP : 0;
+	if (!ret && cgroup_fd != -1)
+		ret = perf_cgroup_connect(event, cgroup_fd);
 	if (ret)
 		goto fail_pmu;
 	if (attr->sample_type & PERF_SAMPLE_CALLCHAIN) {
 		ret = perf_callchain_get(attr->sample_max_stack);
 		if (ret)
-			goto fail_pmu;
+			goto fail_cgroup;
 		event->attach_state |= PERF_ATTACH_CALLCHAIN;
 	}
+	ret = perf_event_set_clock(event);
+	if (ret)
+		goto fail_callchain;
 	perf_event_init_pending(event);
 	perf_sb_account(event, true);
 
@@ -156,6 +165,11 @@ struct perf_event *perf_event_alloc(struct perf_event_attr *attr, int cpu,
 
 	return event;
 
+fail_callchain:
+	if (event->attach_state & PERF_ATTACH_CALLCHAIN)
+		perf_callchain_put();
+fail_cgroup:
+	perf_cgroup_detach(event);
 fail_pmu:
 	perf_event_destroy_pmu(event);
 fail:
@@ -306,7 +320,7 @@ perf_event_create_kernel_counter(struct perf_event_attr *attr, int cpu,
 	if (ret)
 		return ERR_PTR(ret);
 
-	event = perf_event_alloc(attr, cpu, task, NULL, NULL, callback,
+	event = perf_event_alloc(attr, cpu, task, NULL, NULL, -1, callback,
 				 context);
 	if (IS_ERR(event))
 		return event;

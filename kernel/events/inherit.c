@@ -28,7 +28,7 @@ static struct perf_event *perf_inherit_event(struct perf_event *from,
 	struct perf_event *event;
 
 	event = perf_event_alloc(&parent->attr, parent->cpu, child, leader,
-				 parent, parent->overflow_handler,
+				 parent, -1, parent->overflow_handler,
 				 parent->overflow_handler_context);
 	if (IS_ERR(event))
 		return event;

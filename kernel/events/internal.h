@@ -42,13 +42,15 @@
 int perf_copy_attr(struct perf_event_attr __user *uattr,
 		   struct perf_event_attr *attr);
 int perf_check_attr(const struct perf_event_attr *attr);
+int perf_check_attr_period(const struct perf_event_attr *attr);
+int perf_check_attr_inherit(const struct perf_event_attr *attr);
 int perf_check_open_flags(unsigned long flags);
 
 /* event.c */
 struct perf_event *perf_event_alloc(struct perf_event_attr *attr, int cpu,
 				    struct task_struct *task,
 				    struct perf_event *group_leader,
-				    struct perf_event *parent,
+				    struct perf_event *parent, int cgroup_fd,
 				    perf_overflow_handler_t handler,
 				    void *handler_context);
 void perf_event_free(struct perf_event *event);

@@ -18,7 +18,8 @@
  *   uprobe_path (config1) the file's path in user memory, with
  *                         probe_offset (config2) the file offset
  *
- * Opening needs CAP_PERFMON, as in Linux 6.1.  An event's inherited
+ * Opening a kprobe event needs CAP_PERFMON, a uprobe event CAP_SYS_ADMIN,
+ * whatever perf_event_paranoid says, as in Linux 6.1.  An event's inherited
  * copies do not read the attributes again (the pointers point into the
  * memory of the task that opened the event, which is not the forking
  * one): they share the probe of the event user space opened, which
@@ -43,10 +44,11 @@ static ssize_t retprobe_show(struct device *dev,
 static DEVICE_ATTR_RO(retprobe);
 
 /*
- * What both PMUs check before making a probe.  Return: 0 to make one,
- * 1 if the event is a copy and attached, or a negative errno.
+ * What both PMUs check before making a probe; @allowed: the caller has
+ * the capability the PMU asks for.  Return: 0 to make one, 1 if the
+ * event is a copy and attached, or a negative errno.
  */
-static int perf_probe_check(struct perf_event *event)
+static int perf_probe_check(struct perf_event *event, bool allowed)
 {
 	int ret;
 
@@ -54,7 +56,7 @@ static int perf_probe_check(struct perf_event *event)
 		ret = perf_tp_init_copy(event);
 		return ret ? ret : 1;
 	}
-	if (!perfmon_capable())
+	if (!allowed)
 		return -EACCES;
 	if (event->attr.sample_type & PERF_SAMPLE_BRANCH_STACK)
 		return -EOPNOTSUPP;
@@ -77,7 +79,7 @@ static int perf_kprobe_event_init(struct perf_event *event)
 
 	if (event->attr.type != perf_kprobe_pmu.type)
 		return -ENOENT;
-	ret = perf_probe_check(event);
+	ret = perf_probe_check(event, perfmon_capable());
 	if (ret)
 		return ret < 0 ? ret : 0;
 
@@ -141,7 +143,8 @@ static int perf_uprobe_event_init(struct perf_event *event)
 
 	if (event->attr.type != perf_uprobe_pmu.type)
 		return -ENOENT;
-	ret = perf_probe_check(event);
+	/* A probe in any program's text: more than watching the kernel. */
+	ret = perf_probe_check(event, capable(CAP_SYS_ADMIN));
 	if (ret)
 		return ret < 0 ? ret : 0;
 

@@ -362,10 +362,11 @@ static int perf_swevent_event_init(struct perf_event *event)
 
 	if (event->attr.type != PERF_TYPE_SOFTWARE)
 		return -ENOENT;
-	if (config >= PERF_COUNT_SW_MAX)
-		return -ENOENT;
+	/* No branch stack, whatever the event: checked first, as in 6.1. */
 	if (event->attr.sample_type & PERF_SAMPLE_BRANCH_STACK)
 		return -EOPNOTSUPP;
+	if (config >= PERF_COUNT_SW_MAX)
+		return -ENOENT;
 
 	event->group_caps |= PERF_EV_CAP_SOFTWARE;
 	if (perf_swclock_samples(event)) {

@@ -2,10 +2,15 @@
 /*
  * perf_event_open(2) and the file behind an event's descriptor.
  *
- * The order of the checks follows what user space can observe: the flags,
- * the attribute structure, the target (pid, cpu), the group, then the
- * permissions and finally the PMU.  Each failure has the errno the man
- * page documents.
+ * Each failure has the errno the man page documents.  When more than one
+ * thing is wrong, which errno comes out is the order of the checks, and
+ * that is Linux 6.1's: the flags; the attribute structure (perf_copy_attr());
+ * the privileges what it asks for needs, then the period and frequency;
+ * the group_fd; the pid; what the target and the group decide
+ * (perf_check_target()); the PMU, then the AUX output, the cgroup, call
+ * chains and the clock (perf_event_alloc()); a CPU-wide event's
+ * privilege; the context (-ESRCH for an exiting task); the group; the
+ * right to watch another task.
  */
 #include <linux/perf_event.h>
 #include <linux/anon_inodes.h>
@@ -197,21 +202,46 @@ static int perf_check_privileges(struct perf_event_attr *attr)
 
 	if (attr->freq && attr->sample_freq > sysctl_perf_event_sample_rate)
 		return -EINVAL;
+	ret = perf_check_attr_period(attr);
+	if (ret)
+		return ret;
+
+	/* Physical addresses tell about the kernel's memory. */
+	if (attr->sample_type & PERF_SAMPLE_PHYS_ADDR) {
+		ret = perf_allow_kernel(attr);
+		if (ret)
+			return ret;
+	}
 
 	return security_perf_event_open(attr, PERF_SECURITY_OPEN);
 }
 
 /*
- * Where the event counts: a CPU number, or -1 for a task's event on any
- * CPU.  A CPU-wide event needs the privilege and an online CPU.
+ * What the target and the group decide about the attributes, checked
+ * as soon as both are known, before the PMU sees the event: a CPU
+ * number, or -1 for a task's event on any CPU; a task's group of events
+ * that are all inherited or none; inherit without PERF_SAMPLE_READ;
+ * sigtrap only for a task's events.
  */
+static int perf_check_target(struct perf_event_attr *attr,
+			     struct task_struct *task, int cpu,
+			     struct perf_event *group_leader)
+{
+	if (cpu < -1 || cpu >= (int)nr_cpu_ids || (!task && cpu == -1))
+		return -EINVAL;
+	if (task && group_leader && group_leader->attr.inherit != attr->inherit)
+		return -EINVAL;
+	if (attr->sigtrap && !task)
+		return -EINVAL;
+	return perf_check_attr_inherit(attr);
+}
+
+/* A CPU-wide event needs the privilege and an online CPU. */
 static int perf_check_cpu(struct perf_event_attr *attr,
 			  struct task_struct *task, int cpu)
 {
 	int ret;
 
-	if (cpu < -1 || cpu >= (int)nr_cpu_ids || (!task && cpu == -1))
-		return -EINVAL;
 	if (task)
 		return 0;
 
@@ -240,25 +270,16 @@ static struct file *perf_open_event(struct perf_event_attr *attr,
 	struct file *file;
 	int ret;
 
-	event = perf_event_alloc(attr, cpu, task, group_leader, NULL, NULL,
-				 NULL);
+	event = perf_event_alloc(attr, cpu, task, group_leader, NULL,
+				 cgroup_fd, NULL, NULL);
 	if (IS_ERR(event))
 		return ERR_CAST(event);
 
-	/* No PMU here can send its output to an AUX area. */
-	ret = attr->aux_output ? -EOPNOTSUPP : 0;
-	if (!ret && cgroup_fd != -1)
-		ret = cpu >= 0 && cpu < (int)nr_cpu_ids ?
-		      perf_cgroup_connect(event, cgroup_fd) : -EINVAL;
-	if (!ret)
-		ret = perf_check_cpu(attr, task, cpu);
-	/* Watching another task: CAP_PERFMON, or the right to read it. */
-	if (!ret && task && task != current && !perfmon_capable() &&
-	    !ptrace_may_access(task, PTRACE_MODE_READ_REALCREDS))
-		ret = -EACCES;
+	ret = perf_check_cpu(attr, task, cpu);
 	if (ret)
 		goto out_event;
 
+	/* A task that is exiting has no context to give (-ESRCH). */
 	ctx = perf_find_get_context(task, cpu);
 	if (IS_ERR(ctx)) {
 		ret = PTR_ERR(ctx);
@@ -269,6 +290,13 @@ static struct file *perf_open_event(struct perf_event_attr *attr,
 
 	if (group_leader && !perf_event_valid_group(group_leader, event, ctx)) {
 		ret = -EINVAL;
+		goto out_event;
+	}
+
+	/* Watching another task: CAP_PERFMON, or the right to read it. */
+	if (task && task != current && !perfmon_capable() &&
+	    !ptrace_may_access(task, PTRACE_MODE_READ_REALCREDS)) {
+		ret = -EACCES;
 		goto out_event;
 	}
 
@@ -389,6 +417,10 @@ SYSCALL_DEFINE5(perf_event_open,
 			exec_locked = true;
 		}
 	}
+
+	ret = perf_check_target(&attr, task, cpu, group_leader);
+	if (ret)
+		goto out_task;
 
 	file = perf_open_event(&attr, task, cpu, group_leader, output,
 			       cgroup_fd);

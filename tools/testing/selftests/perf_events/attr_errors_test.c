@@ -16,6 +16,8 @@
  *  - EFAULT for an attr pointer that cannot be read.
  *  - EBADF for a group_fd that is not open or is not a perf event.
  *  - ESRCH for a pid that no longer exists.
+ *  - EINVAL for attr.sigtrap on a CPU-wide event.
+ *  - With more than one error, 6.1's order of the checks (order_* tests).
  * A few positive controls make sure the failures are not for other reasons.
  */
 #define _GNU_SOURCE
@@ -578,6 +580,133 @@ TEST(cpu_offline)
 	EXPECT_EQ(ENODEV, open_err(&attr, -1, cpu, -1, 0)) {
 		TH_LOG("offline cpu %d", cpu);
 	}
+}
+
+/* attr.sigtrap is for a task's events: not for a CPU-wide one. */
+TEST(sigtrap_needs_task)
+{
+	struct perf_event_attr attr;
+
+	sw_attr_init(&attr, PERF_COUNT_SW_CPU_CLOCK);
+	attr.sample_period = 1000000;
+	attr.disabled = 1;
+	attr.sigtrap = 1;
+	attr.remove_on_exec = 1;
+	EXPECT_EQ(EINVAL, open_err(&attr, -1, 0, -1, 0));
+	/* Control: the same on the caller. */
+	EXPECT_EQ(0, open_err(&attr, 0, -1, -1, 0));
+}
+
+/*
+ * When more than one thing is wrong, the errno says which was checked
+ * first; user space sees the order, and it is 6.1's.  The target (CPU
+ * number, pid -1 with cpu -1, the inherit flags of a task's group,
+ * inherit with PERF_SAMPLE_READ) comes before the PMU looks at the event.
+ */
+TEST(order_target_before_pmu)
+{
+	struct perf_event_attr attr;
+	int leader;
+
+	sw_attr_init(&attr, 0);
+	attr.type = 0x7fff0000;
+	EXPECT_EQ(EINVAL, open_err(&attr, 0, INT_MAX, -1, 0));
+	EXPECT_EQ(EINVAL, open_err(&attr, -1, -1, -1, 0));
+	attr.inherit = 1;
+	attr.sample_period = 1000;
+	attr.sample_type = PERF_SAMPLE_READ;
+	EXPECT_EQ(EINVAL, open_err(&attr, 0, -1, -1, 0));
+
+	sw_attr_init(&attr, PERF_COUNT_SW_TASK_CLOCK);
+	attr.inherit = 1;
+	leader = sys_perf_event_open(&attr, 0, -1, -1, 0);
+	ASSERT_LE(0, leader);
+	sw_attr_init(&attr, 0);
+	attr.type = 0x7fff0000;
+	EXPECT_EQ(EINVAL, open_err(&attr, 0, -1, leader, 0));
+	/* Control: the unknown type alone. */
+	attr.inherit = 1;
+	EXPECT_EQ(ENOENT, open_err(&attr, 0, -1, leader, 0));
+	close(leader);
+}
+
+/* ... but after the group_fd and the pid. */
+TEST(order_group_and_pid_first)
+{
+	struct perf_event_attr attr;
+	int status, fd;
+	pid_t pid;
+
+	pid = fork();
+	ASSERT_LE(0, pid);
+	if (pid == 0)
+		_exit(0);
+	ASSERT_EQ(pid, waitpid(pid, &status, 0));
+	fd = dup(0);
+	ASSERT_LE(0, fd);
+	close(fd);
+
+	sw_attr_init(&attr, PERF_COUNT_SW_TASK_CLOCK);
+	attr.inherit = 1;
+	attr.sample_period = 1000;
+	attr.sample_type = PERF_SAMPLE_READ;
+	EXPECT_EQ(ESRCH, open_err(&attr, pid, -1, -1, 0));
+	EXPECT_EQ(EBADF, open_err(&attr, 0, -1, fd, 0));
+	EXPECT_EQ(EBADF, open_err(&attr, 0, INT_MAX, fd, 0));
+}
+
+/*
+ * The clock is checked after the PMU has taken the event and after its
+ * call chain buffers, which come after attr.aux_output.
+ */
+TEST(order_clock_last)
+{
+	struct perf_event_attr attr;
+	int status, max_stack;
+	pid_t pid;
+
+	ASSERT_EQ(0, read_int_file("/proc/sys/kernel/perf_event_max_stack",
+				   &max_stack));
+	pid = fork();
+	ASSERT_LE(0, pid);
+	if (pid == 0)
+		_exit(0);
+	ASSERT_EQ(pid, waitpid(pid, &status, 0));
+
+	sw_attr_init(&attr, PERF_COUNT_SW_MAX);
+	attr.use_clockid = 1;
+	attr.clockid = CLOCK_THREAD_CPUTIME_ID;
+	EXPECT_EQ(ENOENT, open_attr_err(&attr));
+	attr.config = PERF_COUNT_SW_TASK_CLOCK;
+	EXPECT_EQ(ESRCH, open_err(&attr, pid, -1, -1, 0));
+	attr.sample_period = 1000;
+	attr.sample_type = PERF_SAMPLE_CALLCHAIN;
+	attr.sample_max_stack = max_stack + 1;
+	EXPECT_EQ(EOVERFLOW, open_attr_err(&attr));
+	/* Control: the clock alone. */
+	attr.sample_max_stack = 0;
+	EXPECT_EQ(EINVAL, open_attr_err(&attr));
+
+	/* No PMU here writes to an AUX area: before the call chains. */
+	sw_attr_init(&attr, PERF_COUNT_SW_TASK_CLOCK);
+	attr.aux_output = 1;
+	attr.sample_period = 1000;
+	attr.sample_type = PERF_SAMPLE_CALLCHAIN;
+	attr.sample_max_stack = max_stack + 1;
+	EXPECT_EQ(EOPNOTSUPP, open_attr_err(&attr));
+	EXPECT_EQ(EINVAL, open_err(&attr, 0, INT_MAX, -1, 0));
+}
+
+/* The software PMU refuses a branch stack before it looks at the config. */
+TEST(order_software_branch_stack)
+{
+	struct perf_event_attr attr;
+
+	sw_attr_init(&attr, PERF_COUNT_SW_MAX);
+	attr.sample_period = 1000;
+	attr.sample_type = PERF_SAMPLE_BRANCH_STACK;
+	attr.branch_sample_type = PERF_SAMPLE_BRANCH_ANY;
+	EXPECT_EQ(EOPNOTSUPP, open_attr_err(&attr));
 }
 
 /* A failed open gives back the descriptor it reserved. */

@@ -10,6 +10,11 @@
  *    3  nothing (Debian's addition: CONFIG_SECURITY_PERF_EVENTS_RESTRICT
  *       makes it the default)
  *
+ * Physical addresses in samples (PERF_SAMPLE_PHYS_ADDR) and branch stacks
+ * of the kernel or the hypervisor need what counting the kernel needs; a
+ * branch stack that names no privilege level takes the event's.  That
+ * check comes before the one of the period.
+ *
  * The probes run in a forked child that has dropped to uid/gid 65534,
  * losing its capabilities; root may open everything at every level.  The
  * sysctl is a plain integer (proc_dointvec) without bounds, so no value
@@ -186,6 +191,83 @@ TEST_F(paranoid, root)
 			       probe_names[probe]);
 		}
 	}
+}
+
+/*
+ * Open a cpu-clock sampler with @sample_type on itself, as nobody and
+ * without counting the kernel; 0 or the errno.
+ */
+static int sampler_as_nobody(__u64 sample_type, __u64 branch_sample_type,
+			     bool exclude_hv, __u64 period)
+{
+	struct perf_event_attr attr;
+	int fd;
+
+	sw_attr_init(&attr, PERF_COUNT_SW_CPU_CLOCK);
+	attr.disabled = 1;
+	attr.exclude_kernel = 1;
+	attr.exclude_hv = exclude_hv;
+	attr.sample_period = period;
+	attr.sample_type = sample_type;
+	attr.branch_sample_type = branch_sample_type;
+	fd = perf_event_open_helper(&attr, 0, -1, -1, 0, 5000, become_nobody);
+	if (fd < 0)
+		return -fd;
+	close(fd);
+	return 0;
+}
+
+/* Physical addresses need what counting the kernel needs. */
+TEST_F(paranoid, phys_addr)
+{
+	set_level(_metadata, variant->level);
+	EXPECT_EQ(variant->err[SELF_KERNEL],
+		  sampler_as_nobody(PERF_SAMPLE_PHYS_ADDR, 0, true, 1000000));
+	/* Control: the same sampler without them. */
+	EXPECT_EQ(variant->err[SELF_USER],
+		  sampler_as_nobody(PERF_SAMPLE_IP, 0, true, 1000000));
+}
+
+/*
+ * So do branch stacks of the kernel or the hypervisor, named or (when
+ * branch_sample_type names no privilege level) implied by exclude_kernel
+ * and exclude_hv.  Once allowed, the software PMU refuses branch stacks.
+ */
+TEST_F(paranoid, branch_stack)
+{
+	int kernel_err = variant->err[SELF_KERNEL] ?: EOPNOTSUPP;
+	int user_err = variant->err[SELF_USER] ?: EOPNOTSUPP;
+	__u64 st = PERF_SAMPLE_BRANCH_STACK, any = PERF_SAMPLE_BRANCH_ANY;
+
+	set_level(_metadata, variant->level);
+	EXPECT_EQ(kernel_err, sampler_as_nobody(st, any |
+						PERF_SAMPLE_BRANCH_KERNEL,
+						true, 1000000));
+	EXPECT_EQ(kernel_err, sampler_as_nobody(st, any |
+						PERF_SAMPLE_BRANCH_HV,
+						true, 1000000));
+	EXPECT_EQ(kernel_err, sampler_as_nobody(st, any, false, 1000000));
+	EXPECT_EQ(user_err, sampler_as_nobody(st, any, true, 1000000));
+	EXPECT_EQ(user_err, sampler_as_nobody(st, any |
+					      PERF_SAMPLE_BRANCH_USER,
+					      false, 1000000));
+}
+
+/* A refused privilege comes before a period with the top bit set. */
+TEST_F(paranoid, privilege_before_period)
+{
+	struct perf_event_attr attr;
+	int fd, err;
+
+	set_level(_metadata, variant->level);
+	sw_attr_init(&attr, PERF_COUNT_SW_CPU_CLOCK);
+	attr.disabled = 1;
+	attr.sample_period = 1ULL << 63;
+	fd = perf_event_open_helper(&attr, 0, -1, -1, 0, 5000, become_nobody);
+	err = fd < 0 ? -fd : 0;
+	if (fd >= 0)
+		close(fd);
+	EXPECT_EQ(variant->err[SELF_KERNEL] ?: EINVAL, err);
 }
 
 TEST_HARNESS_MAIN

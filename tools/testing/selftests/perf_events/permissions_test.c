@@ -9,8 +9,9 @@
  * dumpable (fs.suid_dumpable is 0), and neither are its children until
  * one of them says otherwise with prctl(PR_SET_DUMPABLE, 1); so a task of
  * the same uid may be monitored only once it is dumpable.  The check is
- * made at open only.  With CAP_PERFMON or CAP_SYS_ADMIN any task may be
- * monitored, without CAP_SYS_PTRACE too (perf_check_permission()).
+ * made at open only, and after the others of the target and the group.
+ * With CAP_PERFMON or CAP_SYS_ADMIN any task may be monitored, without
+ * CAP_SYS_PTRACE too (perf_check_permission()).
  *
  * The unprivileged openers are helper processes that drop to uid and gid
  * NOBODY; they ask for user-space counting only (exclude_kernel), which
@@ -226,6 +227,47 @@ TEST(nobody_on_parent_and_self)
 		TH_LOG("open: %s", strerror(-fd));
 	}
 	close(fd);
+}
+
+/*
+ * The right to watch the task is checked last: a task that has exited
+ * is ESRCH before, and a group_fd that leads no group is EINVAL before.
+ */
+TEST(checked_after_target_and_group)
+{
+	struct perf_event_attr attr;
+	siginfo_t info;
+	int status, err;
+	pid_t zombie, pid;
+
+	zombie = fork();
+	ASSERT_LE(0, zombie);
+	if (zombie == 0)
+		_exit(0);
+	/* Wait for it to exit, but leave it unreaped. */
+	ASSERT_EQ(0, waitid(P_PID, zombie, &info, WEXITED | WNOWAIT));
+	EXPECT_EQ(-ESRCH, open_as(become_nobody, zombie));
+	ASSERT_EQ(zombie, waitpid(zombie, &status, 0));
+
+	/* As nobody: a group on itself, then a member's fd on us. */
+	pid = fork();
+	ASSERT_LE(0, pid);
+	if (pid == 0) {
+		int leader, member;
+
+		if (become_nobody())
+			_exit(100);
+		exclude_kernel_attr(&attr);
+		leader = sys_perf_event_open(&attr, 0, -1, -1, 0);
+		member = sys_perf_event_open(&attr, 0, -1, leader, 0);
+		if (leader < 0 || member < 0)
+			_exit(101);
+		err = sys_perf_event_open(&attr, getppid(), -1, member, 0);
+		_exit(err >= 0 ? 0 : errno);
+	}
+	ASSERT_EQ(pid, waitpid(pid, &status, 0));
+	ASSERT_TRUE(WIFEXITED(status));
+	EXPECT_EQ(EINVAL, WEXITSTATUS(status));
 }
 
 TEST_HARNESS_MAIN

@@ -13,8 +13,9 @@
  * calls (or returns) made by the task they follow, and by its children
  * with inherit.  The probe exists while the event does: the kprobe is
  * listed in debugfs, the uprobe is a breakpoint in the program's text.
- * Probe events take filters like tracepoint events.  Opening one needs
- * CAP_PERFMON whatever perf_event_paranoid says.  Errors are 6.1's.
+ * Probe events take filters like tracepoint events.  Opening a kprobe
+ * event needs CAP_PERFMON, a uprobe event CAP_SYS_ADMIN, whatever
+ * perf_event_paranoid says.  Errors are 6.1's.
  */
 #define _GNU_SOURCE
 #include <elf.h>
@@ -511,7 +512,7 @@ TEST(uprobe_errors)
 	EXPECT_EQ(-EINVAL, uprobe_open_at(exe_path, 1UL << 40, 0, 0, false));
 }
 
-/* Only CAP_PERFMON opens probe events, even at perf_event_paranoid -1. */
+/* No probe events without privilege, even at perf_event_paranoid -1. */
 TEST(nobody_eacces)
 {
 	struct perf_event_attr attr;
@@ -531,6 +532,37 @@ TEST(nobody_eacces)
 	EXPECT_EQ(-EACCES, fd);
 
 	write_int_file(PARANOID, saved);
+}
+
+static int drop_sys_admin(void)
+{
+	return drop_capability(CAP_SYS_ADMIN);
+}
+
+/* CAP_PERFMON is enough for a kprobe; a uprobe needs CAP_SYS_ADMIN. */
+TEST(uprobe_needs_sys_admin)
+{
+	struct perf_event_attr attr;
+	long offset = target_offset();
+	int fd;
+
+	ASSERT_LT(0, offset);
+	probe_attr_init(&attr, "kprobe", 0, KFUNC, 0);
+	fd = perf_event_open_helper(&attr, 0, -1, -1, 0, 5000, drop_sys_admin);
+	EXPECT_LE(0, fd);
+	if (fd >= 0)
+		close(fd);
+
+	probe_attr_init(&attr, "uprobe", 0, exe_path, offset);
+	fd = perf_event_open_helper(&attr, 0, -1, -1, 0, 5000, drop_sys_admin);
+	EXPECT_EQ(-EACCES, fd);
+	if (fd >= 0)
+		close(fd);
+	/* Control: with it. */
+	fd = perf_event_open_helper(&attr, 0, -1, -1, 0, 5000, NULL);
+	EXPECT_LE(0, fd);
+	if (fd >= 0)
+		close(fd);
 }
 
 TEST_HARNESS_MAIN
