@@ -263,10 +263,11 @@ static int perf_ioctl_period(struct perf_event *event, u64 __user *uperiod)
 {
 	u64 period;
 
-	if (!is_sampling_event(event))
-		return -EINVAL;
+	/* The value is read first: a bad pointer is -EFAULT on any event. */
 	if (copy_from_user(&period, uperiod, sizeof(period)))
 		return -EFAULT;
+	if (!is_sampling_event(event))
+		return -EINVAL;
 	if (!period)
 		return -EINVAL;
 	if (event->attr.freq) {

@@ -10,7 +10,7 @@
  *    frequency has its period raised to match.  A frequency above
  *    perf_event_max_sample_rate is EINVAL, at open and in IOC_PERIOD.
  *  - PERF_EVENT_IOC_PERIOD takes effect at once; 0, a period with bit 63,
- *    a counting event are EINVAL; a bad pointer EFAULT.
+ *    a counting event are EINVAL; a bad pointer EFAULT, on any event.
  *  - PERF_EVENT_IOC_REFRESH(n) enables the event for exactly n overflows,
  *    each signalled POLL_IN but the last, POLL_HUP, then disables it;
  *    EINVAL for inherited or counting events.
@@ -333,6 +333,9 @@ TEST(period_ioctl_errors)
 	value = 50;
 	EXPECT_EQ(-1, ioctl(fd, PERF_EVENT_IOC_PERIOD, &value));
 	EXPECT_EQ(EINVAL, errno);
+	/* The value is read first. */
+	EXPECT_EQ(-1, ioctl(fd, PERF_EVENT_IOC_PERIOD, NULL));
+	EXPECT_EQ(EFAULT, errno);
 	close(fd);
 
 	/* A frequency: no higher than the maximum rate. */
