@@ -17,7 +17,8 @@
  *    __reserved, data_offset one page, data_size the data pages, the
  *    lock seqcount even when stable, capabilities coherent (cap_bit0 0,
  *    cap_bit0_is_deprecated 1, no rdpmc for a software event, the time
- *    capabilities consistent with their fields), index 0 for a software
+ *    capabilities consistent with their fields, no time_zero for an event
+ *    on a clock of its own), index 0 for a software
  *    event, and offset/time_enabled/time_running the event's count and
  *    times as of the last update: at mmap(), when the event goes on a
  *    CPU, and at PERF_EVENT_IOC_RESET.
@@ -381,6 +382,38 @@ TEST(user_page_capabilities)
 	       (int)up->cap_user_time_short);
 
 	ring_unmap(&r);
+	close(fd);
+}
+
+/*
+ * time_zero converts the TSC to the perf clock: an event with a clock of
+ * its own (use_clockid) does not offer it, but still offers the scaling.
+ */
+TEST(user_page_clockid_no_time_zero)
+{
+	struct perf_event_attr attr;
+	struct ring r, rc;
+	int fd, fdc;
+
+	fd = open_pf_sampler();
+	ASSERT_LE(0, fd);
+	ASSERT_EQ(0, ring_map(&r, fd, 1));
+	sample_attr_init(&attr, PERF_COUNT_SW_PAGE_FAULTS, 1, PERF_SAMPLE_IP);
+	attr.disabled = 1;
+	attr.use_clockid = 1;
+	attr.clockid = CLOCK_MONOTONIC;
+	fdc = sample_open(&attr);
+	ASSERT_LE(0, fdc);
+	ASSERT_EQ(0, ring_map(&rc, fdc, 1));
+
+	if (!r.up->cap_user_time_zero)
+		SKIP(goto out, "no time_zero here at all");
+	EXPECT_EQ(0, (int)rc.up->cap_user_time_zero);
+	EXPECT_EQ((int)r.up->cap_user_time, (int)rc.up->cap_user_time);
+out:
+	ring_unmap(&rc);
+	ring_unmap(&r);
+	close(fdc);
 	close(fd);
 }
 
