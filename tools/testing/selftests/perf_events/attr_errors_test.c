@@ -471,18 +471,25 @@ TEST(group_fd_not_perf)
 	close(p[1]);
 }
 
+/* The pid of a process that has exited and been reaped; -1 on error. */
+static pid_t reaped_pid(void)
+{
+	int status;
+	pid_t pid = fork();
+
+	if (pid == 0)
+		_exit(0);
+	if (pid < 0 || waitpid(pid, &status, 0) != pid)
+		return -1;
+	return pid;
+}
+
 TEST(pid_gone)
 {
 	struct perf_event_attr attr;
-	int status;
-	pid_t pid;
+	pid_t pid = reaped_pid();
 
-	pid = fork();
-	ASSERT_LE(0, pid);
-	if (pid == 0)
-		_exit(0);
-	ASSERT_EQ(pid, waitpid(pid, &status, 0));
-
+	ASSERT_LT(0, pid);
 	sw_attr_init(&attr, PERF_COUNT_SW_TASK_CLOCK);
 	EXPECT_EQ(ESRCH, open_err(&attr, pid, -1, -1, 0));
 	/* Above PID_MAX_LIMIT: can never exist. */
@@ -634,14 +641,10 @@ TEST(order_target_before_pmu)
 TEST(order_group_and_pid_first)
 {
 	struct perf_event_attr attr;
-	int status, fd;
-	pid_t pid;
+	pid_t pid = reaped_pid();
+	int fd;
 
-	pid = fork();
-	ASSERT_LE(0, pid);
-	if (pid == 0)
-		_exit(0);
-	ASSERT_EQ(pid, waitpid(pid, &status, 0));
+	ASSERT_LT(0, pid);
 	fd = dup(0);
 	ASSERT_LE(0, fd);
 	close(fd);
@@ -662,16 +665,12 @@ TEST(order_group_and_pid_first)
 TEST(order_clock_last)
 {
 	struct perf_event_attr attr;
-	int status, max_stack;
-	pid_t pid;
+	pid_t pid = reaped_pid();
+	int max_stack;
 
 	ASSERT_EQ(0, read_int_file("/proc/sys/kernel/perf_event_max_stack",
 				   &max_stack));
-	pid = fork();
-	ASSERT_LE(0, pid);
-	if (pid == 0)
-		_exit(0);
-	ASSERT_EQ(pid, waitpid(pid, &status, 0));
+	ASSERT_LT(0, pid);
 
 	sw_attr_init(&attr, PERF_COUNT_SW_MAX);
 	attr.use_clockid = 1;
