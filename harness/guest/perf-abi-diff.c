@@ -24,8 +24,7 @@
  * or configuration change makes case numbers move: compare runs of one
  * build of this program).
  *
- * Known differences (not bugs): the msr PMU, which 6.1 has and we do
- * not (types family, "pmu msr"); refused filters (see -r).
+ * Known differences (not bugs): refused filters (see -r).
  */
 #define _GNU_SOURCE
 #include <dirent.h>
