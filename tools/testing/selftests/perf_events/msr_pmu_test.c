@@ -28,22 +28,6 @@ static int msr_type(void)
 	return type;
 }
 
-static int read_str(const char *path, char *buf, size_t size)
-{
-	ssize_t n;
-	int fd;
-
-	fd = open(path, O_RDONLY);
-	if (fd < 0)
-		return -1;
-	n = read(fd, buf, size - 1);
-	close(fd);
-	if (n < 0)
-		return -1;
-	buf[n] = '\0';
-	return 0;
-}
-
 static int msr_open(__u64 config, pid_t pid, int cpu,
 		    struct perf_event_attr *attr)
 {
@@ -88,9 +72,9 @@ TEST_F(msr, sysfs)
 	char buf[64];
 
 	EXPECT_GE(self->type, PERF_TYPE_MAX);
-	ASSERT_EQ(0, read_str(MSR_DIR "format/event", buf, sizeof(buf)));
+	ASSERT_EQ(0, read_small_file(MSR_DIR "format/event", buf, sizeof(buf)));
 	EXPECT_STREQ("config:0-63\n", buf);
-	ASSERT_EQ(0, read_str(MSR_DIR "events/tsc", buf, sizeof(buf)));
+	ASSERT_EQ(0, read_small_file(MSR_DIR "events/tsc", buf, sizeof(buf)));
 	EXPECT_STREQ("event=0x00\n", buf);
 }
 

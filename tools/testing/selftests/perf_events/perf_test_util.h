@@ -520,6 +520,22 @@ static inline int read_group(int fd, __u64 read_format,
 	return n < 0 ? -1 : group_split(buf, n, read_format, g);
 }
 
+/* A small file's contents (at most @size - 1 bytes), NUL terminated; 0 or -1. */
+static inline int read_small_file(const char *path, char *buf, size_t size)
+{
+	ssize_t n;
+	int fd = open(path, O_RDONLY);
+
+	if (fd < 0)
+		return -1;
+	n = read(fd, buf, size - 1);
+	close(fd);
+	if (n < 0)
+		return -1;
+	buf[n] = '\0';
+	return 0;
+}
+
 /*
  * Files holding one integer, such as sysctls in /proc/sys and CPU states
  * in /sys: 0, or -1 with errno set (EINVAL if the file holds no number).
@@ -527,18 +543,10 @@ static inline int read_group(int fd, __u64 read_format,
 static inline int read_int_file(const char *path, int *value)
 {
 	char buf[32], *end;
-	ssize_t n;
 	long v;
-	int fd;
 
-	fd = open(path, O_RDONLY);
-	if (fd < 0)
+	if (read_small_file(path, buf, sizeof(buf)))
 		return -1;
-	n = read(fd, buf, sizeof(buf) - 1);
-	close(fd);
-	if (n < 0)
-		return -1;
-	buf[n] = '\0';
 	errno = 0;
 	v = strtol(buf, &end, 10);
 	if (end == buf || errno || v < INT32_MIN || v > INT32_MAX) {

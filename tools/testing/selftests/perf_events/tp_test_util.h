@@ -93,16 +93,8 @@ static inline void do_getppid(int nr)
 /* The first line of a small file, without its newline; 0 or -1. */
 static inline int read_line_file(const char *path, char *buf, size_t size)
 {
-	ssize_t n;
-	int fd = open(path, O_RDONLY);
-
-	if (fd < 0)
+	if (read_small_file(path, buf, size))
 		return -1;
-	n = read(fd, buf, size - 1);
-	close(fd);
-	if (n < 0)
-		return -1;
-	buf[n] = '\0';
 	buf[strcspn(buf, "\n")] = '\0';
 	return 0;
 }
