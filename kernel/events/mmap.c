@@ -51,9 +51,6 @@ static void perf_userpage_write(struct perf_event *event,
 	up->time_enabled = enabled;
 	up->time_running = running;
 	arch_perf_update_userpage(event, up, perf_clock());
-	/* time_zero converts to the perf clock, not to the event's own. */
-	if (event->attr.use_clockid)
-		up->cap_user_time_zero = 0;
 	barrier();
 	WRITE_ONCE(up->lock, up->lock + 1);
 }

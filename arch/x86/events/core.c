@@ -148,7 +148,9 @@ void perf_callchain_user(struct perf_callchain_entry_ctx *ctx,
  * While sched_clock is the TSC and stable, user space can turn an rdtsc
  * into perf time: time_mult/time_shift scale cycles to nanoseconds,
  * time_zero is what a TSC of 0 is, and time_offset makes the result the
- * time since this update (to add to time_enabled).
+ * time since this update (to add to time_enabled).  time_zero relates
+ * the TSC to the perf clock only: an event on a clock of its own
+ * (use_clockid) gets no cap_user_time_zero.
  */
 void arch_perf_update_userpage(struct perf_event *event,
 			       struct perf_event_mmap_page *up, u64 now)
@@ -170,7 +172,7 @@ void arch_perf_update_userpage(struct perf_event *event,
 	up->time_offset = zero - now;
 	cyc2ns_read_end();
 	up->cap_user_time = 1;
-	up->cap_user_time_zero = 1;
+	up->cap_user_time_zero = !event->attr.use_clockid;
 }
 
 static int __init x86_pmu_detect(void)
