@@ -120,6 +120,24 @@ static bool perf_event_extended_regs(struct perf_event *event)
 	       (event->attr.sample_regs_intr & PERF_REG_EXTENDED_MASK);
 }
 
+/* What a PMU's capabilities refuse of an event it has taken: 0 or -errno. */
+static int perf_pmu_caps_refuse(struct pmu *pmu, struct perf_event *event)
+{
+	struct perf_event_attr *attr = &event->attr;
+
+	if (pmu->capabilities & PERF_PMU_CAP_NO_INTERRUPT &&
+	    is_sampling_event(event))
+		return -EOPNOTSUPP;
+	if (pmu->capabilities & PERF_PMU_CAP_NO_EXCLUDE &&
+	    (attr->exclude_user || attr->exclude_kernel || attr->exclude_hv ||
+	     attr->exclude_idle || attr->exclude_host || attr->exclude_guest))
+		return -EINVAL;
+	if (!(pmu->capabilities & PERF_PMU_CAP_EXTENDED_REGS) &&
+	    perf_event_extended_regs(event))
+		return -EOPNOTSUPP;
+	return 0;
+}
+
 static int perf_pmu_try(struct pmu *pmu, struct perf_event *event)
 {
 	int ret;
@@ -135,14 +153,7 @@ static int perf_pmu_try(struct pmu *pmu, struct perf_event *event)
 		return ret;
 	}
 
-	if (pmu->capabilities & PERF_PMU_CAP_NO_EXCLUDE &&
-	    (event->attr.exclude_user || event->attr.exclude_kernel ||
-	     event->attr.exclude_hv || event->attr.exclude_idle ||
-	     event->attr.exclude_host || event->attr.exclude_guest))
-		ret = -EINVAL;
-	else if (!(pmu->capabilities & PERF_PMU_CAP_EXTENDED_REGS) &&
-		 perf_event_extended_regs(event))
-		ret = -EOPNOTSUPP;
+	ret = perf_pmu_caps_refuse(pmu, event);
 	if (ret) {
 		if (event->destroy)
 			event->destroy(event);
@@ -158,7 +169,10 @@ static int perf_pmu_try(struct pmu *pmu, struct perf_event *event)
  * @event: the event, with its attributes in place
  *
  * Return: 0 with event->pmu set; -ENOENT when no PMU knows the type or
- * config; another error from the PMU that claimed the event.
+ * config; another error from the PMU that claimed the event, or for what
+ * its capabilities refuse: -EOPNOTSUPP for a sampling event of a PMU
+ * that cannot interrupt, -EINVAL for exclude_* bits of one that cannot
+ * exclude.
  */
 int perf_pmu_init_event(struct perf_event *event)
 {

@@ -478,6 +478,32 @@ static void perf_pmu_no_exclude(struct kunit *test)
 	KUNIT_EXPECT_NULL(test, event->pmu);
 }
 
+/*
+ * A PMU whose counters cannot interrupt refuses sampling events after
+ * its event_init, with -EOPNOTSUPP; counting events are its own.
+ */
+static void perf_pmu_no_interrupt(struct kunit *test)
+{
+	struct test_pmu *a = get_test_pmu(test, 0);
+	struct perf_event *event;
+
+	event = test_event(test, 0, 0);
+	KUNIT_ASSERT_NOT_NULL(test, event);
+
+	a->pmu.capabilities = PERF_PMU_CAP_NO_INTERRUPT;
+	if (!test_pmu_register_ok(test, a, "kunit_a", -1))
+		return;
+	event->attr.type = a->pmu.type;
+
+	expect_init_by(test, event, &a->pmu);
+
+	event->attr.sample_period = 1000;
+	KUNIT_EXPECT_EQ(test, perf_pmu_init_event(event), -EOPNOTSUPP);
+	KUNIT_EXPECT_EQ(test, a->init_calls, 2);
+	KUNIT_EXPECT_EQ(test, a->destroy_calls, 2);
+	KUNIT_EXPECT_NULL(test, event->pmu);
+}
+
 /* perf_pmu_disable() nests; the PMU hears of the outermost pair only. */
 static void perf_pmu_disable_nests(struct kunit *test)
 {
@@ -522,6 +548,7 @@ static struct kunit_case perf_pmu_cases[] = {
 	KUNIT_CASE(perf_pmu_unregister_forgets),
 	KUNIT_CASE(perf_pmu_init_event_generic),
 	KUNIT_CASE(perf_pmu_no_exclude),
+	KUNIT_CASE(perf_pmu_no_interrupt),
 	KUNIT_CASE(perf_pmu_disable_nests),
 	{}
 };

@@ -145,7 +145,11 @@ static int msr_event_init(struct perf_event *event)
 
 	if (event->attr.type != msr_pmu.type)
 		return -ENOENT;
-	/* The counters never interrupt: nothing to sample with. */
+	/*
+	 * The counters never interrupt: nothing to sample with.  This PMU
+	 * says so with -EINVAL, as 6.1's does, before the core's general
+	 * -EOPNOTSUPP for PERF_PMU_CAP_NO_INTERRUPT.
+	 */
 	if (is_sampling_event(event))
 		return -EINVAL;
 	if (id >= MSR_CTR_NR)
