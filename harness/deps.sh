@@ -4,7 +4,7 @@
 
 # The last line: what gdb-minimal (below) needs to run.
 pkgs="linux-source-6.1 qemu-system-x86 busybox-static ccache build-essential
-      bc bison flex libelf-dev libssl-dev cpio kmod xz-utils gawk perl
+      bc bison flex libelf-dev libssl-dev cpio kmod xz-utils gawk perl rsync
       linux-perf gcc-multilib libc6-dev-i386
       libdebuginfod1 libexpat1 libgmp10 libipt2 libreadline8 libxxhash0"
 missing=
