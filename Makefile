@@ -1,15 +1,20 @@
 # The perf_event subsystem for Linux 6.1 on x86-64: build, boot and test.
 #
-#   make run [CMD='...'] [KERNEL=ours|upstream]   boot, run CMD or the demo
-#   make check [KERNEL=ours|upstream]             boot, run KUnit + kselftests
+#   make run [CMD='...'] [KERNEL=ours|upstream] [PMU=intel|amd|none]
+#                                                 boot, run CMD or the demo
+#   make check [KERNEL=ours|upstream] [PMU=...]   boot, run KUnit + kselftests
+#   make qemu                                     QEMU with the emulated PMU
 #   make bench                                    perf-bench on both kernels, ratios
 #
 # The scripts doing the work live in harness/; see README.md.
 
 KERNEL ?= ours
 CMD ?=
+# The emulated PMU QEMU gives the guest (harness/lib.sh, pmu_cpu).
+PMU ?= intel
+export PMU
 
-.PHONY: check run bench kernel tree clean distclean
+.PHONY: check run bench kernel tree qemu clean distclean
 
 check:
 	@harness/check.sh $(KERNEL)
@@ -25,6 +30,9 @@ kernel:
 
 tree:
 	@harness/tree.sh $(KERNEL)
+
+qemu:
+	@harness/deps.sh && harness/qemu.sh
 
 # Remove the builds but keep the unpacked base and the compiler cache.
 clean:

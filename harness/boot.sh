@@ -14,7 +14,10 @@ kernel_check_name "$kind"
 out=$(out_dir "$kind")
 accel=tcg
 [ "${HARNESS_KVM:-0}" = 1 ] && [ -w /dev/kvm ] && accel=kvm
-qemu=(qemu-system-x86_64 -machine q35 -accel "$accel" -cpu max -smp 2,maxcpus=4 -m 2G
+pmu=${PMU:-none}
+cpu=$(pmu_cpu "$pmu")
+qemu=("$QEMU_BIN" -L /usr/share/qemu -L /usr/share/seabios
+      -machine q35 -accel "$accel" -cpu "$cpu" -smp 2,maxcpus=4 -m 2G
       -nodefaults -display none -no-reboot
       -kernel "$out/bzImage" -initrd "$out/initramfs.cpio.gz")
 # (one CPU: two make icount guests crawl)

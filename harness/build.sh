@@ -6,6 +6,7 @@ kind=${1:-ours}
 kernel_check_name "$kind"
 
 "$ROOT/harness/deps.sh"
+"$ROOT/harness/qemu.sh"
 "$ROOT/harness/tree.sh" "$kind"
 "$ROOT/harness/kernel.sh" "$kind"
 "$ROOT/harness/selftests.sh" "$kind"

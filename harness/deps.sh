@@ -2,11 +2,16 @@
 # Install what the harness needs from Debian's archive, if it is missing.
 . "$(dirname "$0")/lib.sh"
 
-# The last line: what gdb-minimal (below) needs to run.
+# Line 4: what gdb-minimal (below) needs to run.  Lines 5-7: what
+# qemu.sh needs to fetch and build QEMU, and the firmware it boots with
+# (Debian's qemu-system-x86 stays for comparing speed with it).
 pkgs="linux-source-6.1 qemu-system-x86 busybox-static ccache build-essential
       bc bison flex libelf-dev libssl-dev cpio kmod xz-utils gawk perl rsync
       linux-perf gcc-multilib libc6-dev-i386
-      libdebuginfod1 libexpat1 libgmp10 libipt2 libreadline8 libxxhash0"
+      libdebuginfod1 libexpat1 libgmp10 libipt2 libreadline8 libxxhash0
+      dpkg-dev patch ninja-build meson pkg-config python3-venv
+      libglib2.0-dev libpixman-1-dev libfdt-dev zlib1g-dev
+      qemu-system-data seabios"
 missing=
 for p in $pkgs; do
 	dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q 'ok installed' ||

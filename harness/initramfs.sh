@@ -35,10 +35,20 @@ fi
 if [ -x "$GDB_DIR/usr/bin/gdb" ]; then
 	copy_program "$GDB_DIR/usr/bin/gdb" gdb
 fi
-for t in $(cat "$out/selftests/.tests") $(cat "$out/selftests/.helpers"); do
+# HARNESS_TESTS='glob ...' runs only the tests matching one of the globs.
+tests=
+for t in $(cat "$out/selftests/.tests"); do
+	keep=${HARNESS_TESTS:+no}
+	for g in ${HARNESS_TESTS:-}; do
+		# shellcheck disable=SC2254
+		case "$t" in $g) keep= ;; esac
+	done
+	[ -z "$keep" ] && tests="$tests $t"
+done
+for t in $tests $(cat "$out/selftests/.helpers"); do
 	cp "$out/selftests/$t" "$root/tests/$t"
 done
-cp "$out/selftests/.tests" "$root/tests/list"
+echo $tests >"$root/tests/list"
 printf '%s\n' "$cmd" >"$root/etc/run-command"
 echo 'root:x:0:0:root:/root:/bin/sh' >"$root/etc/passwd"
 echo 'nobody:x:65534:65534:nobody:/:/bin/sh' >>"$root/etc/passwd"

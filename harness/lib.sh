@@ -17,6 +17,26 @@ export ARCH
 # The directories of the repository that are laid over the kernel tree.
 OVERLAY_DIRS="arch block Documentation drivers fs include init kernel lib mm scripts tools"
 
+# QEMU with the emulated PMU, built by qemu.sh (HARNESS_QEMU_BIN=path
+# uses an already built one instead, for a second work tree).
+QEMU_BIN=${HARNESS_QEMU_BIN:-$BUILD/qemu/bin/qemu-system-x86_64}
+
+# The emulated PMU flavours (PMU=intel|amd|none): QEMU's -cpu option for
+# each, in this one place.
+#   intel  Intel architectural perfmon v4 (4 general + 3 fixed counters),
+#          on a family 6 model 48 that Linux 6.1 runs as a generic
+#          architectural PMU
+#   amd    AMD core counters (6) with PerfMonV2, on QEMU's max model
+#   none   no PMU, as on Debian's QEMU
+pmu_cpu() {
+	case "$1" in
+	intel) echo "max,vendor=GenuineIntel,family=6,model=48,stepping=1,pmu=on" ;;
+	amd) echo "max,vendor=AuthenticAMD,xlevel=0x80000022,pmu=on" ;;
+	none) echo "max" ;;
+	*) echo "PMU must be 'intel', 'amd' or 'none', not '$1'" >&2; exit 2 ;;
+	esac
+}
+
 # $1 is "ours" or "upstream".
 kernel_check_name() {
 	case "$1" in
