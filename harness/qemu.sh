@@ -65,6 +65,7 @@ rsync -a --checksum --delete --exclude=/.git "$tmp/src/" "$src/"
 # Debian's ccache puts its compiler wrappers here.
 export PATH=/usr/lib/ccache:$PATH
 export CCACHE_DIR=${CCACHE_DIR:-$HOME/.ccache}
+export CCACHE_BASEDIR=$BUILD
 if [ ! -f "$obj/build.ninja" ]; then
 	log "configuring qemu"
 	mkdir -p "$obj"
