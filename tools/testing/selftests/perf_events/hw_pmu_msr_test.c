@@ -1,0 +1,320 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The counter registers themselves, as the Intel SDM (vol. 3B ch. 20)
+ * and the AMD APM (vol. 2 ch. 13) define them, written and read through
+ * /dev/cpu/0/msr while no perf event uses them: the edge cases a PMU
+ * driver relies on.  It checks the emulated PMU of the harness's QEMU
+ * (harness/qemu/) and holds on real silicon of either vendor too.
+ *
+ * Intel: a legacy IA32_PMCx write sign-extends bit 31, IA32_A_PMCx writes
+ * all 48 bits and refuses more, reserved event-select bits fault, the
+ * global status is read-only and set/cleared through STATUS_SET and
+ * STATUS_RESET, INUSE follows the event selects, a counter enabled near
+ * its end overflows into the status, several at once.  AMD: 48-bit
+ * counters written whole, PerfMonV2 status and status-clear.
+ * Counting across hlt: an idle CPU's reference cycles stay far below the
+ * TSC.
+ *
+ * The test needs the msr driver (CONFIG_X86_MSR) and a CPU whose PMU
+ * the kernel drives (the cpu PMU in sysfs); it leaves every register it
+ * touched as it found it.
+ */
+#define _GNU_SOURCE
+#include <cpuid.h>
+#include <fcntl.h>
+#include <sched.h>
+#include <x86intrin.h>
+
+#include "perf_test_util.h"
+#include "pmu_sysfs.h"
+#include "../kselftest_harness.h"
+
+#define MSR_PMC0		0xc1
+#define MSR_EVTSEL0		0x186
+#define MSR_FIXED_CTR0		0x309
+#define MSR_FIXED_CTR_CTRL	0x38d
+#define MSR_GLOBAL_STATUS	0x38e
+#define MSR_GLOBAL_CTRL		0x38f
+#define MSR_GLOBAL_STATUS_RESET	0x390
+#define MSR_GLOBAL_STATUS_SET	0x391
+#define MSR_GLOBAL_INUSE	0x392
+#define MSR_A_PMC0		0x4c1
+#define MSR_PERF_CAPABILITIES	0x345
+
+#define MSR_F15H_PERF_CTL0	0xc0010200
+#define MSR_F15H_PERF_CTR0	0xc0010201
+#define MSR_AMD_GLOBAL_STATUS	0xc0000300
+#define MSR_AMD_GLOBAL_CTL	0xc0000301
+#define MSR_AMD_GLOBAL_STATUS_CLR 0xc0000302
+
+#define EVTSEL_USR		(1ULL << 16)
+#define EVTSEL_OS		(1ULL << 17)
+#define EVTSEL_EN		(1ULL << 22)
+#define WIDTH_MASK		((1ULL << 48) - 1)
+
+static int msr_fd = -1;
+
+static int rdmsr(__u32 msr, __u64 *val)
+{
+	return pread(msr_fd, val, sizeof(*val), msr) == sizeof(*val) ? 0 : -errno;
+}
+
+static int wrmsr(__u32 msr, __u64 val)
+{
+	return pwrite(msr_fd, &val, sizeof(val), msr) == sizeof(val) ? 0 : -errno;
+}
+
+static bool vendor_is(const char *name)
+{
+	unsigned int eax, ebx, ecx, edx;
+	char v[13];
+
+	__cpuid(0, eax, ebx, ecx, edx);
+	memcpy(v, &ebx, 4);
+	memcpy(v + 4, &edx, 4);
+	memcpy(v + 8, &ecx, 4);
+	v[12] = 0;
+	return !strcmp(v, name);
+}
+
+/* The architectural PMU version of an Intel CPU, 0 if none. */
+static int intel_pmu_version(void)
+{
+	unsigned int eax, ebx, ecx, edx;
+
+	if (!vendor_is("GenuineIntel") || __get_cpuid_max(0, NULL) < 0xa)
+		return 0;
+	__cpuid_count(0xa, 0, eax, ebx, ecx, edx);
+	return eax & 0xff;
+}
+
+/* Whether an AMD CPU has PerfMonV2's global registers. */
+static bool amd_perfmon_v2(void)
+{
+	unsigned int eax, ebx, ecx, edx;
+
+	if (!vendor_is("AuthenticAMD") ||
+	    __get_cpuid_max(0x80000000, NULL) < 0x80000022)
+		return false;
+	__cpuid(0x80000022, eax, ebx, ecx, edx);
+	return eax & 1;
+}
+
+/* Work enough to move any counter: a few thousand instructions. */
+static void work(void)
+{
+	volatile int sink = 0;
+	int i;
+
+	for (i = 0; i < 10000; i++)
+		sink += i;
+}
+
+FIXTURE(regs) {
+	const char *missing;
+};
+
+/* 6.1's harness runs a test whose setup skipped: each test checks. */
+FIXTURE_SETUP(regs)
+{
+	self->missing = NULL;
+	if (access(PMU_SYSFS_DIR "cpu", F_OK)) {
+		self->missing = "no hardware PMU driven by this kernel";
+		return;
+	}
+	ASSERT_EQ(0, pin_to_cpu(0));
+	msr_fd = open("/dev/cpu/0/msr", O_RDWR);
+	if (msr_fd < 0)
+		self->missing = "no /dev/cpu/0/msr (CONFIG_X86_MSR)";
+}
+
+#define NEED_REGS() do {					\
+	if (self->missing)					\
+		SKIP(return, "%s", self->missing);		\
+} while (0)
+
+FIXTURE_TEARDOWN(regs)
+{
+	if (msr_fd >= 0)
+		close(msr_fd);
+	msr_fd = -1;
+}
+
+/* A legacy IA32_PMC0 write keeps bits 31:0 and sign-extends bit 31. */
+TEST_F(regs, intel_legacy_write_sign_extends)
+{
+	__u64 val;
+
+	NEED_REGS();
+	if (intel_pmu_version() < 2)
+		SKIP(return, "not an Intel architectural PMU");
+	ASSERT_EQ(0, wrmsr(MSR_PMC0, 0xdead80001234ULL));
+	ASSERT_EQ(0, rdmsr(MSR_PMC0, &val));
+	EXPECT_EQ(0xffff80001234ULL, val);
+	ASSERT_EQ(0, wrmsr(MSR_PMC0, 0x12345678ULL));
+	ASSERT_EQ(0, rdmsr(MSR_PMC0, &val));
+	EXPECT_EQ(0x12345678ULL, val);
+	wrmsr(MSR_PMC0, 0);
+}
+
+/* IA32_A_PMC0 writes the counter's whole width and nothing above it. */
+TEST_F(regs, intel_full_width_write)
+{
+	__u64 caps, val;
+
+	NEED_REGS();
+	if (intel_pmu_version() < 2)
+		SKIP(return, "not an Intel architectural PMU");
+	if (rdmsr(MSR_PERF_CAPABILITIES, &caps) || !(caps & (1 << 13)))
+		SKIP(return, "no full-width counter writes");
+	ASSERT_EQ(0, wrmsr(MSR_A_PMC0, 0x923456789abcULL));
+	ASSERT_EQ(0, rdmsr(MSR_PMC0, &val));
+	EXPECT_EQ(0x923456789abcULL, val);
+	EXPECT_EQ(-EIO, wrmsr(MSR_A_PMC0, 1ULL << 48));
+	wrmsr(MSR_A_PMC0, 0);
+}
+
+/* Reserved bits of an event select and the read-only status fault. */
+TEST_F(regs, intel_reserved_bits_fault)
+{
+	NEED_REGS();
+	if (intel_pmu_version() < 2)
+		SKIP(return, "not an Intel architectural PMU");
+	EXPECT_EQ(-EIO, wrmsr(MSR_EVTSEL0, 1ULL << 40));
+	EXPECT_EQ(-EIO, wrmsr(MSR_GLOBAL_STATUS, 1));
+	EXPECT_EQ(-EIO, wrmsr(MSR_FIXED_CTR_CTRL, 1ULL << 40));
+}
+
+/* Version 4: STATUS_SET sets status bits, STATUS_RESET clears them. */
+TEST_F(regs, intel_status_set_and_reset)
+{
+	__u64 status;
+
+	NEED_REGS();
+	if (intel_pmu_version() < 4)
+		SKIP(return, "no version 4 status registers");
+	ASSERT_EQ(0, wrmsr(MSR_GLOBAL_STATUS_SET, 0x2ULL | (1ULL << 33)));
+	ASSERT_EQ(0, rdmsr(MSR_GLOBAL_STATUS, &status));
+	EXPECT_EQ(0x2ULL | (1ULL << 33), status & (0x2ULL | (1ULL << 33)));
+	ASSERT_EQ(0, wrmsr(MSR_GLOBAL_STATUS_RESET, 0x2ULL | (1ULL << 33)));
+	ASSERT_EQ(0, rdmsr(MSR_GLOBAL_STATUS, &status));
+	EXPECT_EQ(0, status & (0x2ULL | (1ULL << 33)));
+}
+
+/* Version 4: INUSE has a bit for each event select naming an event. */
+TEST_F(regs, intel_inuse)
+{
+	__u64 inuse;
+
+	NEED_REGS();
+	if (intel_pmu_version() < 4)
+		SKIP(return, "no version 4 INUSE register");
+	ASSERT_EQ(0, rdmsr(MSR_GLOBAL_INUSE, &inuse));
+	EXPECT_EQ(0, inuse & 0x2);
+	ASSERT_EQ(0, wrmsr(MSR_EVTSEL0 + 1, 0xc0));
+	ASSERT_EQ(0, rdmsr(MSR_GLOBAL_INUSE, &inuse));
+	EXPECT_EQ(0x2, inuse & 0x2);
+	ASSERT_EQ(0, wrmsr(MSR_EVTSEL0 + 1, 0));
+}
+
+/*
+ * Two counters enabled just below their end both overflow into the
+ * global status, with no interrupt asked for, and wrap to small values.
+ */
+TEST_F(regs, intel_overflow_sets_status)
+{
+	__u64 ctrl, status, c0, c1;
+
+	NEED_REGS();
+	if (intel_pmu_version() < 2)
+		SKIP(return, "not an Intel architectural PMU");
+	ASSERT_EQ(0, rdmsr(MSR_GLOBAL_CTRL, &ctrl));
+	ASSERT_EQ(0, wrmsr(MSR_GLOBAL_STATUS_RESET, 0x3));
+	ASSERT_EQ(0, wrmsr(MSR_A_PMC0, WIDTH_MASK - 100));
+	ASSERT_EQ(0, wrmsr(MSR_A_PMC0 + 1, WIDTH_MASK - 200));
+	ASSERT_EQ(0, wrmsr(MSR_EVTSEL0, 0xc0 | EVTSEL_USR | EVTSEL_OS | EVTSEL_EN));
+	ASSERT_EQ(0, wrmsr(MSR_EVTSEL0 + 1, 0xc0 | EVTSEL_USR | EVTSEL_OS | EVTSEL_EN));
+	ASSERT_EQ(0, wrmsr(MSR_GLOBAL_CTRL, ctrl | 0x3));
+	work();
+	ASSERT_EQ(0, wrmsr(MSR_GLOBAL_CTRL, ctrl & ~0x3ULL));
+	ASSERT_EQ(0, wrmsr(MSR_EVTSEL0, 0));
+	ASSERT_EQ(0, wrmsr(MSR_EVTSEL0 + 1, 0));
+	ASSERT_EQ(0, rdmsr(MSR_GLOBAL_STATUS, &status));
+	ASSERT_EQ(0, rdmsr(MSR_PMC0, &c0));
+	ASSERT_EQ(0, rdmsr(MSR_PMC0 + 1, &c1));
+	EXPECT_EQ(0x3, status & 0x3);
+	EXPECT_LT(c0, 1ULL << 32);
+	EXPECT_LT(c1, 1ULL << 32);
+	EXPECT_GT(c0 + 100, c1);
+	wrmsr(MSR_GLOBAL_STATUS_RESET, 0x3);
+	wrmsr(MSR_PMC0, 0);
+	wrmsr(MSR_PMC0 + 1, 0);
+	wrmsr(MSR_GLOBAL_CTRL, ctrl);
+}
+
+/* AMD: counters are written whole; overflow shows in PerfMonV2 status. */
+TEST_F(regs, amd_write_and_overflow)
+{
+	__u64 ctl, val, status;
+	__u64 sel = 0xc0 | EVTSEL_USR | EVTSEL_OS | EVTSEL_EN;
+
+	NEED_REGS();
+	if (!amd_perfmon_v2())
+		SKIP(return, "not an AMD PMU with PerfMonV2");
+	ASSERT_EQ(0, wrmsr(MSR_F15H_PERF_CTR0, 0x923456789abcULL));
+	ASSERT_EQ(0, rdmsr(MSR_F15H_PERF_CTR0, &val));
+	EXPECT_EQ(0x923456789abcULL, val);
+
+	ASSERT_EQ(0, rdmsr(MSR_AMD_GLOBAL_CTL, &ctl));
+	ASSERT_EQ(0, wrmsr(MSR_AMD_GLOBAL_STATUS_CLR, 0x3));
+	ASSERT_EQ(0, wrmsr(MSR_F15H_PERF_CTR0, WIDTH_MASK - 100));
+	ASSERT_EQ(0, wrmsr(MSR_F15H_PERF_CTR0 + 2, WIDTH_MASK - 200));
+	ASSERT_EQ(0, wrmsr(MSR_F15H_PERF_CTL0, sel));
+	ASSERT_EQ(0, wrmsr(MSR_F15H_PERF_CTL0 + 2, sel));
+	ASSERT_EQ(0, wrmsr(MSR_AMD_GLOBAL_CTL, ctl | 0x3));
+	work();
+	ASSERT_EQ(0, wrmsr(MSR_AMD_GLOBAL_CTL, ctl & ~0x3ULL));
+	ASSERT_EQ(0, wrmsr(MSR_F15H_PERF_CTL0, 0));
+	ASSERT_EQ(0, wrmsr(MSR_F15H_PERF_CTL0 + 2, 0));
+	ASSERT_EQ(0, rdmsr(MSR_AMD_GLOBAL_STATUS, &status));
+	EXPECT_EQ(0x3, status & 0x3);
+	EXPECT_EQ(-EIO, wrmsr(MSR_AMD_GLOBAL_STATUS, 0));
+	ASSERT_EQ(0, wrmsr(MSR_AMD_GLOBAL_STATUS_CLR, 0x3));
+	ASSERT_EQ(0, rdmsr(MSR_AMD_GLOBAL_STATUS, &status));
+	EXPECT_EQ(0, status & 0x3);
+	wrmsr(MSR_F15H_PERF_CTR0, 0);
+	wrmsr(MSR_F15H_PERF_CTR0 + 2, 0);
+	wrmsr(MSR_AMD_GLOBAL_CTL, ctl);
+}
+
+/*
+ * Counting across hlt: the unhalted reference cycles of an idle CPU count
+ * only while it runs, far less than the TSC advances while it sleeps.
+ */
+TEST(idle_cpu_ref_cycles_stop_in_hlt)
+{
+	struct perf_event_attr attr = {
+		.size = sizeof(attr),
+		.type = PERF_TYPE_HARDWARE,
+		.config = PERF_COUNT_HW_REF_CPU_CYCLES,
+	};
+	__u64 cycles, tsc;
+	int fd;
+
+	if (sysconf(_SC_NPROCESSORS_ONLN) < 2)
+		SKIP(return, "one CPU only");
+	ASSERT_EQ(0, pin_to_cpu(0));
+	fd = sys_perf_event_open(&attr, -1, 1, -1, 0);
+	if (fd < 0 && (errno == ENOENT || errno == EOPNOTSUPP ||
+		       errno == ENODEV || errno == EINVAL))
+		SKIP(return, "no hardware ref-cycles event");
+	ASSERT_LE(0, fd);
+	tsc = __rdtsc();
+	sleep_ms(500);
+	tsc = __rdtsc() - tsc;
+	ASSERT_EQ(0, read_value(fd, &cycles));
+	close(fd);
+	EXPECT_LT(cycles, tsc / 4);
+}
+
+TEST_HARNESS_MAIN
