@@ -7,7 +7,7 @@
 # (Debian's qemu-system-x86 stays for comparing speed with it).
 pkgs="linux-source-6.1 qemu-system-x86 busybox-static ccache build-essential
       bc bison flex libelf-dev libssl-dev cpio kmod xz-utils gawk perl rsync
-      linux-perf gcc-multilib libc6-dev-i386 git
+      linux-perf gcc-multilib libc6-dev-i386 git time
       libdebuginfod1 libexpat1 libgmp10 libipt2 libreadline8 libxxhash0
       dpkg-dev patch ninja-build meson pkg-config python3-venv
       libglib2.0-dev libpixman-1-dev libfdt-dev zlib1g-dev
