@@ -79,5 +79,7 @@ log "building qemu"
 ninja -C "$obj" qemu-system-x86_64 >"$obj/build.log" 2>&1 ||
 	{ grep -B2 -A10 'error' "$obj/build.log" | head -60 >&2; exit 1; }
 mkdir -p "$(dirname "$QEMU_BIN")"
-cp "$obj/qemu-system-x86_64" "$QEMU_BIN"
+# A new file renamed over the old: a running QEMU keeps its own.
+cp "$obj/qemu-system-x86_64" "$QEMU_BIN.new"
+mv -f "$QEMU_BIN.new" "$QEMU_BIN"
 echo "$sum" >"$dir/.built"

@@ -23,6 +23,7 @@
 #include <cpuid.h>
 #include <fcntl.h>
 #include <sched.h>
+#include <sys/ioctl.h>
 #include <x86intrin.h>
 
 #include "perf_test_util.h"
@@ -315,6 +316,58 @@ TEST(idle_cpu_ref_cycles_stop_in_hlt)
 	ASSERT_EQ(0, read_value(fd, &cycles));
 	close(fd);
 	EXPECT_LT(cycles, tsc / 4);
+}
+
+/*
+ * A CPU taken offline and back (Linux sends it INIT and SIPI) counts
+ * again: the instructions of the same code pinned to it, as before
+ * (exactly on the emulated PMU; within 1% allows for real silicon).
+ */
+#define CPU1_ONLINE "/sys/devices/system/cpu/cpu1/online"
+
+static __u64 pinned_loop_insns(int cpu)
+{
+	struct perf_event_attr attr = {
+		.size = sizeof(attr),
+		.type = PERF_TYPE_HARDWARE,
+		.config = PERF_COUNT_HW_INSTRUCTIONS,
+		.exclude_kernel = 1,
+		.exclude_hv = 1,
+		.disabled = 1,
+	};
+	__u64 count = 0;
+	int fd;
+
+	if (pin_to_cpu(cpu))
+		return 0;
+	fd = sys_perf_event_open(&attr, 0, -1, -1, 0);
+	if (fd < 0)
+		return 0;
+	ioctl(fd, PERF_EVENT_IOC_ENABLE, 0);
+	work();
+	ioctl(fd, PERF_EVENT_IOC_DISABLE, 0);
+	if (read_value(fd, &count))
+		count = 0;
+	close(fd);
+	return count;
+}
+
+TEST(counts_after_cpu_hotplug)
+{
+	__u64 before, after;
+
+	if (access(PMU_SYSFS_DIR "cpu", F_OK))
+		SKIP(return, "no hardware PMU driven by this kernel");
+	if (access(CPU1_ONLINE, W_OK))
+		SKIP(return, "CPU 1 cannot be offlined");
+	before = pinned_loop_insns(1);
+	ASSERT_LT(10000, before);
+	ASSERT_EQ(0, pin_to_cpu(0));
+	ASSERT_EQ(0, write_int_file(CPU1_ONLINE, 0));
+	ASSERT_EQ(0, write_int_file(CPU1_ONLINE, 1));
+	after = pinned_loop_insns(1);
+	EXPECT_LT(before - before / 100, after);
+	EXPECT_GT(before + before / 100, after);
 }
 
 TEST_HARNESS_MAIN
