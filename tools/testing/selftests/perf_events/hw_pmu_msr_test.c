@@ -290,7 +290,10 @@ TEST_F(regs, amd_write_and_overflow)
 
 /*
  * Counting across hlt: the unhalted reference cycles of an idle CPU count
- * only while it runs, far less than the TSC advances while it sleeps.
+ * only while it runs, less than the TSC advances while it sleeps.  Under
+ * TCG on a loaded host, a vCPU descheduled while handling a tick looks
+ * unhalted for that time: the bound leaves room for it, and a CPU whose
+ * halted time counted would still exceed it.
  */
 TEST(idle_cpu_ref_cycles_stop_in_hlt)
 {
@@ -315,7 +318,7 @@ TEST(idle_cpu_ref_cycles_stop_in_hlt)
 	tsc = __rdtsc() - tsc;
 	ASSERT_EQ(0, read_value(fd, &cycles));
 	close(fd);
-	EXPECT_LT(cycles, tsc / 4);
+	EXPECT_LT(cycles, tsc / 4 * 3);
 }
 
 /*
