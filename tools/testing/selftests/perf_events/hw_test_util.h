@@ -1,0 +1,196 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * Helpers for the selftests of the x86 hardware PMU, the "cpu" PMU of
+ * /sys/bus/event_source/devices (PERF_TYPE_HARDWARE, PERF_TYPE_HW_CACHE
+ * and PERF_TYPE_RAW events): whether there is one, how many general
+ * counters the CPU has, opening user-mode counting events, and a loop
+ * of a known number of instructions and branches per iteration.
+ *
+ * Counts are taken by the difference method: the same code (enable,
+ * loop, disable) runs for two iteration counts, so that whatever it
+ * does around the loop cancels out and the difference is the loop's
+ * alone.  Retired instructions and branches of such a loop are exact
+ * in user mode on the emulated PMUs the tests run on, and as far as we
+ * know on Intel cores; AMD documents that its retired-branch event also
+ * counts the interrupts and exceptions taken, so there an interrupt
+ * during the loop may add one (the tests keep the exact count all the
+ * same).  Cycles depend on the microarchitecture: the tests only bound
+ * them.
+ *
+ * Include this after "perf_test_util.h".
+ */
+#ifndef HW_TEST_UTIL_H
+#define HW_TEST_UTIL_H
+
+#include <cpuid.h>
+#include <sys/ioctl.h>
+
+#include "perf_test_util.h"
+
+#define HW_PMU_DIR	"/sys/bus/event_source/devices/cpu"
+
+/* Why the hardware tests skip where the CPU has no PMU (or no driver). */
+#define NO_HW_PMU	"no hardware PMU (no " HW_PMU_DIR ")"
+
+/* Is there a hardware PMU with a driver? */
+static inline bool hw_pmu_present(void)
+{
+	return !access(HW_PMU_DIR, F_OK);
+}
+
+/* For a test (it expands after ../kselftest_harness.h). */
+#define HW_SKIP_WITHOUT_PMU() do {					\
+	if (!hw_pmu_present())						\
+		SKIP(return, NO_HW_PMU);				\
+} while (0)
+
+enum hw_vendor { HW_VENDOR_OTHER, HW_VENDOR_INTEL, HW_VENDOR_AMD };
+
+static inline enum hw_vendor hw_vendor(void)
+{
+	unsigned int eax, ebx, ecx, edx;
+
+	if (!__get_cpuid(0, &eax, &ebx, &ecx, &edx))
+		return HW_VENDOR_OTHER;
+	/* "GenuineIntel" and "AuthenticAMD", in ebx, edx, ecx order. */
+	if (ebx == 0x756e6547 && edx == 0x49656e69 && ecx == 0x6c65746e)
+		return HW_VENDOR_INTEL;
+	if (ebx == 0x68747541 && edx == 0x69746e65 && ecx == 0x444d4163)
+		return HW_VENDOR_AMD;
+	return HW_VENDOR_OTHER;
+}
+
+/*
+ * The number of general-purpose counters the CPU describes: CPUID 0xA
+ * EAX[15:8] on Intel; on AMD CPUID 0x80000022 EBX[3:0] with PerfMonV2,
+ * else six with the core counter extension (CPUID 0x80000001 ECX[23]),
+ * else the four legacy ones.  0 if unknown.
+ */
+static inline unsigned int hw_gp_counters(void)
+{
+	unsigned int eax, ebx, ecx, edx, max;
+
+	switch (hw_vendor()) {
+	case HW_VENDOR_INTEL:
+		if (__get_cpuid_max(0, NULL) < 0xa)
+			return 0;
+		__cpuid_count(0xa, 0, eax, ebx, ecx, edx);
+		return (eax >> 8) & 0xff;
+	case HW_VENDOR_AMD:
+		max = __get_cpuid_max(0x80000000, NULL);
+		if (max >= 0x80000022) {
+			__cpuid_count(0x80000022, 0, eax, ebx, ecx, edx);
+			if (eax & 1)
+				return ebx & 0xf;
+		}
+		if (max >= 0x80000001) {
+			__cpuid(0x80000001, eax, ebx, ecx, edx);
+			if (ecx & (1U << 23))
+				return 6;
+		}
+		return 4;
+	default:
+		return 0;
+	}
+}
+
+/*
+ * The counters an instructions event can go on: the general ones and,
+ * on Intel, fixed counter 0 (CPUID 0xA EDX[4:0] fixed counters, from
+ * perfmon version 2 on).
+ */
+static inline unsigned int hw_instructions_counters(void)
+{
+	unsigned int eax, ebx, ecx, edx, n = hw_gp_counters();
+
+	if (hw_vendor() != HW_VENDOR_INTEL || __get_cpuid_max(0, NULL) < 0xa)
+		return n;
+	__cpuid_count(0xa, 0, eax, ebx, ecx, edx);
+	if ((eax & 0xff) >= 2 && (edx & 0x1f) >= 1)
+		n++;
+	return n;
+}
+
+/*
+ * A user-mode (exclude_kernel, exclude_hv) event of @type and @config,
+ * opened disabled on the calling thread.
+ */
+static inline void hw_attr_init(struct perf_event_attr *attr, __u32 type,
+				__u64 config)
+{
+	memset(attr, 0, sizeof(*attr));
+	attr->size = sizeof(*attr);
+	attr->type = type;
+	attr->config = config;
+	attr->disabled = 1;
+	attr->exclude_kernel = 1;
+	attr->exclude_hv = 1;
+}
+
+/*
+ * Open it on the calling thread, as a member of @group_fd's group (the
+ * member enabled: it counts with its leader) or, for -1, alone.
+ */
+static inline int hw_open_group(__u32 type, __u64 config, __u64 read_format,
+				int group_fd)
+{
+	struct perf_event_attr attr;
+
+	hw_attr_init(&attr, type, config);
+	attr.disabled = group_fd < 0;
+	attr.read_format = read_format;
+	return sys_perf_event_open(&attr, 0, -1, group_fd, 0);
+}
+
+/* A user-mode PERF_TYPE_HARDWARE event @config, opened disabled. */
+static inline int hw_open(__u64 config)
+{
+	return hw_open_group(PERF_TYPE_HARDWARE, config, 0, -1);
+}
+
+/*
+ * The loop whose events are counted: HW_LOOP_INSNS instructions, of
+ * which HW_LOOP_BRANCHES branch, per iteration; @n must not be 0.
+ * Whatever the function does outside the loop is the same for any @n.
+ */
+#define HW_LOOP_INSNS		4
+#define HW_LOOP_BRANCHES	1
+
+static __attribute__((noinline, unused)) void hw_loop(unsigned long n)
+{
+	unsigned long acc = 0;
+
+	asm volatile("1:\n\t"
+		     "add $3, %1\n\t"
+		     "nop\n\t"
+		     "dec %0\n\t"
+		     "jnz 1b\n\t"
+		     : "+r" (n), "+r" (acc) : : "cc");
+}
+
+/*
+ * Reset and enable @fd (with @flags, PERF_IOC_FLAG_GROUP for a whole
+ * group), run hw_loop(@n), disable: the identical code around the loop
+ * for any @n.  0, or -1 if an ioctl() failed.
+ */
+static __attribute__((noinline, unused)) int
+hw_run_loop(int fd, unsigned long n, unsigned int flags)
+{
+	int ret = 0;
+
+	ret |= ioctl(fd, PERF_EVENT_IOC_RESET, flags);
+	ret |= ioctl(fd, PERF_EVENT_IOC_ENABLE, flags);
+	hw_loop(n);
+	ret |= ioctl(fd, PERF_EVENT_IOC_DISABLE, flags);
+	return ret ? -1 : 0;
+}
+
+/* hw_run_loop() on @fd alone, then its count in @value; 0 or -1. */
+static inline int hw_count_loop(int fd, unsigned long n, __u64 *value)
+{
+	if (hw_run_loop(fd, n, 0))
+		return -1;
+	return read_value(fd, value);
+}
+
+#endif /* HW_TEST_UTIL_H */
