@@ -1,0 +1,292 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Sampling with the x86 hardware PMU: instructions:u events with a
+ * prime sample_period, whose counter overflows every period user
+ * instructions and takes a sample (an NMI on x86) of where the task was.
+ *
+ *  - Two functions of the same loop, the second called for three times
+ *    the iterations of the first, get a quarter and three quarters of
+ *    the samples' IPs, within a few percent.
+ *  - A loop of L instructions gives L / period samples, within 2, and
+ *    the event counts the loop.
+ *  - Two events of a group, with the same period, overflow at the same
+ *    instructions: each delivers as many samples, at the same IPs.
+ *  - Every sample is marked PERF_RECORD_MISC_USER, and nothing is lost
+ *    or throttled.
+ *
+ * A sample every 10007 instructions is tens of thousands a second or
+ * more, which the kernel may throttle, the more readily where its NMIs
+ * take long (as under emulation): the tests raise
+ * perf_event_max_sample_rate and turn the dynamic limit off
+ * (perf_cpu_time_max_percent 0) while they run.
+ *
+ * Skipped where there is no hardware PMU.
+ */
+#define _GNU_SOURCE
+#include <stdint.h>
+
+#include "perf_test_util.h"
+#include "perf_sample_util.h"
+#include "hw_test_util.h"
+#include "../kselftest_harness.h"
+
+/* A prime, so that the samples do not fall in step with the loops. */
+#define PERIOD		10007
+#define RING_PAGES	16
+
+/*
+ * The two functions: the same loop of HW_LOOP_INSNS instructions an
+ * iteration, each function in its own address range, ending at its
+ * _end label.
+ */
+asm(".pushsection .text\n"
+	".globl hw_work_a\n"
+	".type hw_work_a, @function\n"
+	"hw_work_a:\n"
+	"1:	add $3, %rax\n"
+	"	nop\n"
+	"	dec %rdi\n"
+	"	jnz 1b\n"
+	"	ret\n"
+	".globl hw_work_a_end\n"
+	"hw_work_a_end:\n"
+	".size hw_work_a, . - hw_work_a\n"
+	".globl hw_work_b\n"
+	".type hw_work_b, @function\n"
+	"hw_work_b:\n"
+	"1:	add $3, %rax\n"
+	"	nop\n"
+	"	dec %rdi\n"
+	"	jnz 1b\n"
+	"	ret\n"
+	".globl hw_work_b_end\n"
+	"hw_work_b_end:\n"
+	".size hw_work_b, . - hw_work_b\n"
+	".popsection\n");
+
+void hw_work_a(unsigned long n);
+void hw_work_b(unsigned long n);
+extern const char hw_work_a_end[], hw_work_b_end[];
+
+/* Iterations of hw_work_a() a round; hw_work_b() does three times as many. */
+#define WORK_N		1000UL
+#define ROUNDS		500
+
+static __attribute__((noinline)) void two_functions(int fd)
+{
+	int i;
+
+	ioctl(fd, PERF_EVENT_IOC_ENABLE, 0);
+	for (i = 0; i < ROUNDS; i++) {
+		hw_work_a(WORK_N);
+		hw_work_b(3 * WORK_N);
+	}
+	ioctl(fd, PERF_EVENT_IOC_DISABLE, 0);
+}
+
+#define MAX_RATE	SYSCTL_PATH("perf_event_max_sample_rate")
+#define CPU_PERCENT	SYSCTL_PATH("perf_cpu_time_max_percent")
+/* Samples a second the tests may take, far above what they take. */
+#define TEST_RATE	1000000
+
+FIXTURE(hw_sample) {
+	struct saved_sysctl rate;
+	struct saved_sysctl percent;
+};
+
+/*
+ * The sample rate can only be set while the dynamic limit is on (a
+ * percentage other than 0 and 100): set it, then turn the limit off.
+ */
+FIXTURE_SETUP(hw_sample)
+{
+	/* The harness runs each test even when this skips: they check. */
+	if (!hw_pmu_present())
+		return;
+	ASSERT_EQ(0, sysctl_save(&self->percent, CPU_PERCENT));
+	ASSERT_EQ(0, sysctl_save(&self->rate, MAX_RATE));
+	ASSERT_EQ(0, write_int_file(CPU_PERCENT, 25));
+	ASSERT_EQ(0, write_int_file(MAX_RATE, TEST_RATE));
+	ASSERT_EQ(0, write_int_file(CPU_PERCENT, 0));
+}
+
+FIXTURE_TEARDOWN(hw_sample)
+{
+	if (!self->percent.saved || !self->rate.saved)
+		return;
+	write_int_file(CPU_PERCENT, 25);
+	sysctl_restore(&self->rate);
+	sysctl_restore(&self->percent);
+}
+
+/* An instructions:u event sampling IP every PERIOD, its ring mapped. */
+static int open_sampling(struct perf_event_attr *attr, int group_fd,
+			 struct ring *r)
+{
+	int fd;
+
+	hw_attr_init(attr, PERF_TYPE_HARDWARE, PERF_COUNT_HW_INSTRUCTIONS);
+	attr->sample_period = PERIOD;
+	attr->sample_type = PERF_SAMPLE_IP;
+	attr->disabled = group_fd < 0;
+	fd = sys_perf_event_open(attr, 0, -1, group_fd, 0);
+	if (fd < 0)
+		return -1;
+	if (ring_map(r, fd, RING_PAGES)) {
+		close(fd);
+		return -1;
+	}
+	ring_prefault(r);
+	return fd;
+}
+
+/* Where the samples of a ring fell. */
+struct ip_hits {
+	int samples;
+	int in_a;
+	int in_b;
+	int not_user;	/* samples without PERF_RECORD_MISC_USER */
+	struct record_counts counts;
+};
+
+static bool in_range(__u64 ip, const void *start, const void *end)
+{
+	return ip >= (uintptr_t)start && ip < (uintptr_t)end;
+}
+
+static int count_hit(struct perf_event_header *h, void *arg)
+{
+	struct ip_hits *hits = arg;
+	__u64 ip;
+
+	count_record(h, &hits->counts);
+	if (h->type != PERF_RECORD_SAMPLE)
+		return 0;
+	hits->samples++;
+	if ((h->misc & PERF_RECORD_MISC_CPUMODE_MASK) != PERF_RECORD_MISC_USER)
+		hits->not_user++;
+	ip = *(__u64 *)(h + 1);
+	if (in_range(ip, hw_work_a, hw_work_a_end))
+		hits->in_a++;
+	else if (in_range(ip, hw_work_b, hw_work_b_end))
+		hits->in_b++;
+	return 0;
+}
+
+/* No sample lost, none throttled, every one in user mode. */
+static void expect_clean(struct __test_metadata *_metadata,
+			 struct ip_hits *hits)
+{
+	EXPECT_EQ(0, hits->counts.type[PERF_RECORD_LOST]);
+	EXPECT_EQ(0, hits->counts.type[PERF_RECORD_THROTTLE]);
+	EXPECT_EQ(0, hits->not_user);
+}
+
+/* The share of @part in @whole, in tenths of a percent. */
+static int permille(int part, int whole)
+{
+	return whole ? part * 1000 / whole : 0;
+}
+
+TEST_F(hw_sample, ip_share_follows_work)
+{
+	struct perf_event_attr attr;
+	struct ip_hits hits = { 0 };
+	struct ring r;
+	int fd;
+
+	HW_SKIP_WITHOUT_PMU();
+	fd = open_sampling(&attr, -1, &r);
+	ASSERT_LE(0, fd) TH_LOG("instructions:u: %s", strerror(errno));
+	two_functions(fd);
+	ASSERT_LE(0, ring_drain(&r, count_hit, &hits));
+	expect_clean(_metadata, &hits);
+
+	/* 16 * WORK_N * ROUNDS instructions: some 800 samples. */
+	EXPECT_LE(16 * WORK_N * ROUNDS / PERIOD - 2, hits.samples);
+	EXPECT_GE(16 * WORK_N * ROUNDS / PERIOD + 2, hits.samples);
+	/* A quarter and three quarters, within 3%. */
+	EXPECT_LE(220, permille(hits.in_a, hits.samples));
+	EXPECT_GE(280, permille(hits.in_a, hits.samples));
+	EXPECT_LE(720, permille(hits.in_b, hits.samples));
+	EXPECT_GE(780, permille(hits.in_b, hits.samples));
+	TH_LOG("%d samples: %d in a, %d in b", hits.samples, hits.in_a,
+	       hits.in_b);
+	ring_unmap(&r);
+	close(fd);
+}
+
+#define LOOP_N		250000UL
+#define LOOP_INSNS	(LOOP_N * HW_LOOP_INSNS)
+
+/* One sample every PERIOD instructions of a known loop. */
+TEST_F(hw_sample, samples_per_period)
+{
+	struct perf_event_attr attr;
+	struct ip_hits hits = { 0 };
+	struct ring r;
+	__u64 count;
+	int fd;
+
+	HW_SKIP_WITHOUT_PMU();
+	fd = open_sampling(&attr, -1, &r);
+	ASSERT_LE(0, fd) TH_LOG("instructions:u: %s", strerror(errno));
+	ASSERT_EQ(0, hw_run_loop(fd, LOOP_N, 0));
+	ASSERT_EQ(0, read_value(fd, &count));
+	ASSERT_LE(0, ring_drain(&r, count_hit, &hits));
+	expect_clean(_metadata, &hits);
+	EXPECT_LE(LOOP_INSNS, count);
+	EXPECT_GT(LOOP_INSNS + 1000, count);
+	EXPECT_LE(LOOP_INSNS / PERIOD - 2, hits.samples);
+	EXPECT_GE(LOOP_INSNS / PERIOD + 2, hits.samples);
+	TH_LOG("%d samples, %llu instructions", hits.samples, count);
+	ring_unmap(&r);
+	close(fd);
+}
+
+/*
+ * Two events of one group, with the same period, start together and
+ * overflow together: each gets all its samples, at the same places.
+ */
+TEST_F(hw_sample, two_events_overflow_together)
+{
+	struct perf_event_attr attr[2];
+	struct samples *ss[2];
+	struct ring r[2];
+	int fd[2], i, n;
+
+	HW_SKIP_WITHOUT_PMU();
+	fd[0] = open_sampling(&attr[0], -1, &r[0]);
+	ASSERT_LE(0, fd[0]) TH_LOG("leader: %s", strerror(errno));
+	fd[1] = open_sampling(&attr[1], fd[0], &r[1]);
+	ASSERT_LE(0, fd[1]) TH_LOG("member: %s", strerror(errno));
+	ASSERT_EQ(0, hw_run_loop(fd[0], LOOP_N, PERF_IOC_FLAG_GROUP));
+	for (i = 0; i < 2; i++) {
+		ss[i] = malloc(sizeof(*ss[i]));
+		ASSERT_NE(NULL, ss[i]);
+		samples_init(ss[i], &attr[i], 1);
+		ASSERT_EQ(0, ring_collect(&r[i], ss[i]));
+		EXPECT_EQ(0, ss[i]->bad);
+		EXPECT_EQ(0, ss[i]->counts.type[PERF_RECORD_LOST]);
+		EXPECT_EQ(0, ss[i]->counts.type[PERF_RECORD_THROTTLE]);
+		EXPECT_LE(LOOP_INSNS / PERIOD - 2, ss[i]->nr) TH_LOG("%d", i);
+		EXPECT_GE(LOOP_INSNS / PERIOD + 2, ss[i]->nr) TH_LOG("%d", i);
+	}
+	EXPECT_EQ(ss[0]->nr, ss[1]->nr);
+	n = ss[0]->kept < ss[1]->kept ? ss[0]->kept : ss[1]->kept;
+	for (i = 0; i < n; i++) {
+		EXPECT_EQ(ss[0]->s[i].ip, ss[1]->s[i].ip) TH_LOG("sample %d", i);
+		EXPECT_EQ(PERF_RECORD_MISC_USER,
+			  ss[0]->misc[i] & PERF_RECORD_MISC_CPUMODE_MASK);
+		EXPECT_EQ(PERF_RECORD_MISC_USER,
+			  ss[1]->misc[i] & PERF_RECORD_MISC_CPUMODE_MASK);
+	}
+	for (i = 0; i < 2; i++) {
+		samples_free(ss[i]);
+		free(ss[i]);
+		ring_unmap(&r[i]);
+		close(fd[i]);
+	}
+}
+
+TEST_HARNESS_MAIN
