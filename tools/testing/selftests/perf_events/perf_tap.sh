@@ -22,6 +22,19 @@ tap_skip_all() {
 	exit $ksft_skip
 }
 
+# Skip each of the file's $1 tests, with the reason $2...: as the C tests
+# do, report every one "ok N # SKIP" and exit 0.
+tap_skip_each() {
+	tap_plan "$1"
+	tap_total=$1
+	shift
+	while [ "$tap_n" -lt "$tap_total" ]; do
+		tap_n=$((tap_n + 1))
+		echo "ok $tap_n # SKIP $*"
+	done
+	exit 0
+}
+
 # Skip the whole file unless command $1 is installed.
 tap_require() {
 	command -v "$1" >/dev/null 2>&1 || tap_skip_all "$1 is not installed"
