@@ -327,16 +327,16 @@ static int open_errno(__u32 type, __u64 config)
  */
 TEST(cache_config)
 {
-	__u64 value, l1d_loads;
+	__u64 value, l1d_loads, bad;
 	int fd;
 
 	HW_SKIP_WITHOUT_PMU();
-	EXPECT_EQ(EINVAL, open_errno(PERF_TYPE_HW_CACHE,
-		  hw_cache_config(PERF_COUNT_HW_CACHE_MAX, 0, 0)));
-	EXPECT_EQ(EINVAL, open_errno(PERF_TYPE_HW_CACHE,
-		  hw_cache_config(0, PERF_COUNT_HW_CACHE_OP_MAX, 0)));
-	EXPECT_EQ(EINVAL, open_errno(PERF_TYPE_HW_CACHE,
-		  hw_cache_config(0, 0, PERF_COUNT_HW_CACHE_RESULT_MAX)));
+	bad = hw_cache_config(PERF_COUNT_HW_CACHE_MAX, 0, 0);
+	EXPECT_EQ(EINVAL, open_errno(PERF_TYPE_HW_CACHE, bad));
+	bad = hw_cache_config(0, PERF_COUNT_HW_CACHE_OP_MAX, 0);
+	EXPECT_EQ(EINVAL, open_errno(PERF_TYPE_HW_CACHE, bad));
+	bad = hw_cache_config(0, 0, PERF_COUNT_HW_CACHE_RESULT_MAX);
+	EXPECT_EQ(EINVAL, open_errno(PERF_TYPE_HW_CACHE, bad));
 
 	l1d_loads = hw_cache_config(PERF_COUNT_HW_CACHE_L1D,
 				    PERF_COUNT_HW_CACHE_OP_READ,

@@ -85,8 +85,10 @@ FIXTURE_SETUP(rdpmc)
 	void *p;
 	int i;
 
-	self->fd[0] = self->fd[1] = -1;
-	self->pc[0] = self->pc[1] = NULL;
+	self->fd[0] = -1;
+	self->fd[1] = -1;
+	self->pc[0] = NULL;
+	self->pc[1] = NULL;
 	self->len = getpagesize();
 	/* The harness runs each test even when this skips: they check. */
 	if (!hw_pmu_present())
