@@ -50,7 +50,7 @@ if [ ! -f "$base/.unpacked" ]; then
 	(cd "$dir/dl" && apt-get "${aptopts[@]}" source --download-only qemu >/dev/null)
 	# apt checked the files against the signed archive index.
 	dpkg-source -x "$dir"/dl/qemu_*.dsc "$base" 2>&1 >/dev/null |
-		grep -v 'cannot verify inline signature' >&2 || true
+		grep -v -e 'cannot verify inline signature' -e '^gpgv:' >&2 || true
 	[ -f "$base/configure" ] || { echo "qemu: dpkg-source failed" >&2; exit 1; }
 	touch "$base/.unpacked"
 fi
