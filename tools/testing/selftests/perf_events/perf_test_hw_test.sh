@@ -1,0 +1,38 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0
+#
+# perf's own tests that need a hardware PMU pass on it, run by an
+# unmodified perf (Debian's linux-perf): reading cycles from user space
+# with rdpmc through the mmapped page, the times of events, and parsing
+# every event the cpu PMU lists in sysfs.  ("Convert perf time to TSC"
+# gives no verdict at all in the test guest, with or without a PMU, so it
+# is not among them.)  Skipped where there is no hardware PMU or perf is
+# not installed.
+
+dir=$(dirname "$0")
+. "$dir/perf_tap.sh"
+
+tap_require perf
+[ -d /sys/bus/event_source/devices/cpu ] ||
+	tap_skip_each 3 "no hardware PMU (no /sys/bus/event_source/devices/cpu)"
+tap_plan 3
+
+tmp=/tmp/perf_test_hw_test.$$
+mkdir -p "$tmp"
+export HOME=$tmp
+
+# perf test "$1": passed if perf says Ok (not Skip, not FAILED).
+perf_test() {
+	perf test -v "$1" >"$tmp/out" 2>&1
+	grep -q ": Ok$" "$tmp/out" && ! grep -q -e "FAILED" -e ": Skip" "$tmp/out"
+}
+
+perf_test "User space counter reading of cycles"
+check $? "perf test: user space counter reading of cycles (rdpmc)" "$tmp/out"
+perf_test "Event times"
+check $? "perf test: event times" "$tmp/out"
+perf_test "Parsing of all PMU events from sysfs"
+check $? "perf test: parsing of all PMU events from sysfs" "$tmp/out"
+
+rm -rf "$tmp"
+tap_exit
