@@ -7,6 +7,10 @@
 # so that a busy host disturbs it less.
 #
 #   harness/qemu-cost.sh          (after make check or make run)
+#
+# QEMU_BASE_BIN=path adds a row for Debian's source built without our
+# patches the way qemu.sh builds it, which separates what the patches
+# cost from what the build configuration does.
 . "$(dirname "$0")/lib.sh"
 
 runs=${RUNS:-3}
@@ -31,12 +35,14 @@ cost() {
 }
 
 deb=$(cost /usr/bin/qemu-system-x86_64 none "sh -c '$loop'")
+base=
+[ -n "${QEMU_BASE_BIN:-}" ] && base=$(cost "$QEMU_BASE_BIN" none "sh -c '$loop'")
 off=$(cost "$QEMU_BIN" none "sh -c '$loop'")
 on=$(cost "$QEMU_BIN" intel "sh -c '$loop'")
 counting=$(cost "$QEMU_BIN" intel "perf stat -e instructions,branches sh -c '$loop'")
 printf '%-44s %8s %6s\n' "host CPU seconds, fastest of $runs boots" seconds ratio
 printf '%-44s %8.2f %6s\n' "Debian's QEMU" "$deb" 1.00
-for row in "ours, pmu=off:$off" "ours, pmu=on, no counter in use:$on" \
+for row in ${base:+"unpatched source, same build:$base"} "ours, pmu=off:$off" "ours, pmu=on, no counter in use:$on" \
 	   "ours, pmu=on, perf stat counting:$counting"; do
 	printf '%-44s %8.2f %6.2f\n' "${row%%:*}" "${row##*:}" \
 		"$(awk "BEGIN { print ${row##*:} / $deb }")"
