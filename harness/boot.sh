@@ -26,6 +26,13 @@ qemu=("$QEMU_BIN" -L /usr/share/qemu -L /usr/share/seabios
 # loaded host makes the boot-time check think otherwise.  With an unstable
 # TSC, sched_clock (the perf clock) stalls within a tick.
 cmdline="console=ttyS0 panic=-1 tsc=reliable harness.mode=$mode"
+# HARNESS_DETERMINISTIC=1 (with HARNESS_ICOUNT=1): no randomness from the
+# host or the guest, so two boots execute the same instructions.
+if [ "${HARNESS_DETERMINISTIC:-0}" = 1 ]; then
+	qemu[${#qemu[@]}]=-cpu
+	qemu[${#qemu[@]}]="$cpu,-rdrand,-rdseed"
+	cmdline="$cmdline nokaslr norandmaps"
+fi
 
 if [ "$mode" = check ]; then
 	rm -f "$out/console.log" "$out/results.log"
