@@ -67,26 +67,29 @@ static void expect_exact(struct __test_metadata *_metadata, int fd,
 	EXPECT_EQ(c1, again) TH_LOG("%s", what);
 }
 
+/* Generic event @config counts @per_iter an iteration, exactly. */
+static void expect_exact_event(struct __test_metadata *_metadata,
+			       __u64 config, __u64 per_iter, const char *what)
+{
+	int fd = hw_open(config);
+
+	ASSERT_LE(0, fd) TH_LOG("%s: %s", what, strerror(errno));
+	expect_exact(_metadata, fd, per_iter, what);
+	close(fd);
+}
+
 TEST(instructions_exact)
 {
-	int fd;
-
 	HW_SKIP_WITHOUT_PMU();
-	fd = hw_open(PERF_COUNT_HW_INSTRUCTIONS);
-	ASSERT_LE(0, fd) TH_LOG("instructions:u: %s", strerror(errno));
-	expect_exact(_metadata, fd, HW_LOOP_INSNS, "instructions:u");
-	close(fd);
+	expect_exact_event(_metadata, PERF_COUNT_HW_INSTRUCTIONS,
+			   HW_LOOP_INSNS, "instructions:u");
 }
 
 TEST(branches_exact)
 {
-	int fd;
-
 	HW_SKIP_WITHOUT_PMU();
-	fd = hw_open(PERF_COUNT_HW_BRANCH_INSTRUCTIONS);
-	ASSERT_LE(0, fd) TH_LOG("branches:u: %s", strerror(errno));
-	expect_exact(_metadata, fd, HW_LOOP_BRANCHES, "branches:u");
-	close(fd);
+	expect_exact_event(_metadata, PERF_COUNT_HW_BRANCH_INSTRUCTIONS,
+			   HW_LOOP_BRANCHES, "branches:u");
 }
 
 TEST(raw_instructions_exact)
@@ -309,17 +312,6 @@ static __u64 hw_cache_config(__u64 cache, __u64 op, __u64 result)
 	return cache | op << 8 | result << 16;
 }
 
-/* 0 if a user-mode event of @type and @config opens, else errno. */
-static int open_errno(__u32 type, __u64 config)
-{
-	int fd = hw_open_group(type, config, 0, -1);
-
-	if (fd < 0)
-		return errno;
-	close(fd);
-	return 0;
-}
-
 /*
  * A cache event names a cache, an operation and a result each within
  * its range, or it is invalid (EINVAL).  A valid one opens where the
@@ -332,11 +324,11 @@ TEST(cache_config)
 
 	HW_SKIP_WITHOUT_PMU();
 	bad = hw_cache_config(PERF_COUNT_HW_CACHE_MAX, 0, 0);
-	EXPECT_EQ(EINVAL, open_errno(PERF_TYPE_HW_CACHE, bad));
+	EXPECT_EQ(EINVAL, hw_open_errno(PERF_TYPE_HW_CACHE, bad));
 	bad = hw_cache_config(0, PERF_COUNT_HW_CACHE_OP_MAX, 0);
-	EXPECT_EQ(EINVAL, open_errno(PERF_TYPE_HW_CACHE, bad));
+	EXPECT_EQ(EINVAL, hw_open_errno(PERF_TYPE_HW_CACHE, bad));
 	bad = hw_cache_config(0, 0, PERF_COUNT_HW_CACHE_RESULT_MAX);
-	EXPECT_EQ(EINVAL, open_errno(PERF_TYPE_HW_CACHE, bad));
+	EXPECT_EQ(EINVAL, hw_open_errno(PERF_TYPE_HW_CACHE, bad));
 
 	l1d_loads = hw_cache_config(PERF_COUNT_HW_CACHE_L1D,
 				    PERF_COUNT_HW_CACHE_OP_READ,

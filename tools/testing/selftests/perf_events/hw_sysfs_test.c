@@ -183,17 +183,6 @@ static const struct {
 	{ "ref-cycles",			PERF_COUNT_HW_REF_CPU_CYCLES },
 };
 
-/* 0 if a user-mode event of @type and @config opens, else errno. */
-static int open_errno(__u32 type, __u64 config)
-{
-	int fd = hw_open_group(type, config, 0, -1);
-
-	if (fd < 0)
-		return errno;
-	close(fd);
-	return 0;
-}
-
 /*
  * A generic event has its events/ file just when it opens; its terms
  * make a raw config that opens too.  Past the last generic event:
@@ -209,7 +198,7 @@ TEST(generic_events)
 	HW_SKIP_WITHOUT_PMU();
 	for (i = 0; i < ARRAY_SIZE(generic); i++) {
 		snprintf(name, sizeof(name), "events/%s", generic[i].name);
-		err = open_errno(PERF_TYPE_HARDWARE, generic[i].id);
+		err = hw_open_errno(PERF_TYPE_HARDWARE, generic[i].id);
 		if (pmu_file(name, buf, sizeof(buf))) {
 			EXPECT_EQ(ENOENT, err) TH_LOG("%s", generic[i].name);
 			continue;
@@ -219,12 +208,12 @@ TEST(generic_events)
 		ASSERT_EQ(0, event_config(generic[i].name, &config)) {
 			TH_LOG("%s: \"%s\"", generic[i].name, buf);
 		}
-		EXPECT_EQ(0, open_errno(PERF_TYPE_RAW, config)) {
+		EXPECT_EQ(0, hw_open_errno(PERF_TYPE_RAW, config)) {
 			TH_LOG("%s: \"%s\" is 0x%llx", generic[i].name, buf,
 			       config);
 		}
 	}
-	EXPECT_EQ(EINVAL, open_errno(PERF_TYPE_HARDWARE, PERF_COUNT_HW_MAX));
+	EXPECT_EQ(EINVAL, hw_open_errno(PERF_TYPE_HARDWARE, PERF_COUNT_HW_MAX));
 }
 
 /* Every CPU with a PMU has these. */

@@ -148,6 +148,17 @@ static inline int hw_open(__u64 config)
 	return hw_open_group(PERF_TYPE_HARDWARE, config, 0, -1);
 }
 
+/* 0 if a user-mode event of @type and @config opens, else errno. */
+static inline int hw_open_errno(__u32 type, __u64 config)
+{
+	int fd = hw_open_group(type, config, 0, -1);
+
+	if (fd < 0)
+		return errno;
+	close(fd);
+	return 0;
+}
+
 /*
  * The loop whose events are counted: HW_LOOP_INSNS instructions, of
  * which HW_LOOP_BRANCHES branch, per iteration; @n must not be 0.
