@@ -16,6 +16,10 @@ accel=tcg
 [ "${HARNESS_KVM:-0}" = 1 ] && [ -w /dev/kvm ] && accel=kvm
 pmu=${PMU:-none}
 cpu=$(pmu_cpu "$pmu")
+# HARNESS_DETERMINISTIC=1 (with HARNESS_ICOUNT=1): no randomness from the
+# host or the guest (below: nor KASLR), so two boots run the same
+# instructions.
+[ "${HARNESS_DETERMINISTIC:-0}" = 1 ] && cpu="$cpu,-rdrand,-rdseed"
 qemu=("$QEMU_BIN" -L /usr/share/qemu -L /usr/share/seabios
       -machine q35 -accel "$accel" -cpu "$cpu" -smp 2,maxcpus=4 -m 2G
       -nodefaults -display none -no-reboot
@@ -26,13 +30,7 @@ qemu=("$QEMU_BIN" -L /usr/share/qemu -L /usr/share/seabios
 # loaded host makes the boot-time check think otherwise.  With an unstable
 # TSC, sched_clock (the perf clock) stalls within a tick.
 cmdline="console=ttyS0 panic=-1 tsc=reliable harness.mode=$mode"
-# HARNESS_DETERMINISTIC=1 (with HARNESS_ICOUNT=1): no randomness from the
-# host or the guest, so two boots execute the same instructions.
-if [ "${HARNESS_DETERMINISTIC:-0}" = 1 ]; then
-	qemu[${#qemu[@]}]=-cpu
-	qemu[${#qemu[@]}]="$cpu,-rdrand,-rdseed"
-	cmdline="$cmdline nokaslr norandmaps"
-fi
+[ "${HARNESS_DETERMINISTIC:-0}" = 1 ] && cmdline="$cmdline nokaslr norandmaps"
 
 if [ "$mode" = check ]; then
 	rm -f "$out/console.log" "$out/results.log"
