@@ -110,6 +110,17 @@ struct hw_perf_event {
 		struct list_head	tp_list;
 		/* Software clock events: the timer they sample from. */
 		struct hrtimer		hrtimer;
+		/*
+		 * x86 counter events (arch/x86/events/): the event select
+		 * value (less the enable bit), the counters it may use, the
+		 * one it has (-1: none) and X86_EVENT_* flags.
+		 */
+		struct {
+			u64			config;
+			u64			counters;
+			int			idx;
+			unsigned int		x86_flags;
+		};
 #ifdef CONFIG_HAVE_HW_BREAKPOINT
 		/*
 		 * Breakpoint events: the debug register setting, and for a
@@ -166,6 +177,9 @@ struct hw_perf_event {
  * @pmu_enable: resume the whole PMU after perf_pmu_disable()
  * @pmu_disable: hold the whole PMU while it is being reprogrammed
  * @filter_match: whether an event may run on this CPU now (optional)
+ * @event_mapped: an event's buffer was mapped into an mm (optional;
+ *	with the mm's mmap_lock held)
+ * @event_unmapped: a mapping of it went away (optional)
  *
  * A driver fills in the callbacks and calls perf_pmu_register().
  */
@@ -190,6 +204,8 @@ struct pmu {
 	void (*pmu_enable)(struct pmu *pmu);
 	void (*pmu_disable)(struct pmu *pmu);
 	int (*filter_match)(struct perf_event *event);
+	void (*event_mapped)(struct perf_event *event, struct mm_struct *mm);
+	void (*event_unmapped)(struct perf_event *event, struct mm_struct *mm);
 };
 
 /*
@@ -523,6 +539,7 @@ void perf_pmu_enable(struct pmu *pmu);
 int perf_event_overflow(struct perf_event *event,
 			struct perf_sample_data *data, struct pt_regs *regs);
 void perf_sample_event_took(u64 sample_len_ns);
+void perf_event_update_userpage(struct perf_event *event);
 void perf_log_lost_samples(struct perf_event *event, u64 lost);
 
 /* Kernel users of events */

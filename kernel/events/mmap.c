@@ -75,6 +75,7 @@ void perf_event_update_userpage(struct perf_event *event)
 	}
 	rcu_read_unlock();
 }
+EXPORT_SYMBOL_GPL(perf_event_update_userpage);
 
 static unsigned long perf_mlock_limit_pages(void)
 {
@@ -137,6 +138,8 @@ static void perf_vm_open(struct vm_area_struct *vma)
 	atomic_inc(&event->mmap_count);
 	atomic_inc(&rb->mmap_count);
 	mutex_unlock(&perf_mmap_mutex);
+	if (event->pmu->event_mapped)
+		event->pmu->event_mapped(event, vma->vm_mm);
 }
 
 /* The buffer's last mapping went: every writer loses it. */
@@ -159,6 +162,8 @@ static void perf_vm_close(struct vm_area_struct *vma)
 	struct perf_event *event = perf_vma_event(vma);
 	struct perf_buffer *rb;
 
+	if (event->pmu->event_unmapped)
+		event->pmu->event_unmapped(event, vma->vm_mm);
 	mutex_lock(&perf_mmap_mutex);
 	rb = rcu_dereference_protected(event->rb,
 				       lockdep_is_held(&perf_mmap_mutex));
@@ -283,6 +288,8 @@ int perf_mmap(struct file *file, struct vm_area_struct *vma)
 	perf_event_update_userpage(event);
 out:
 	mutex_unlock(&perf_mmap_mutex);
+	if (!ret && !vma->vm_pgoff && event->pmu->event_mapped)
+		event->pmu->event_mapped(event, vma->vm_mm);
 	return ret;
 }
 

@@ -1,11 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * The x86 PMU driver: detection at boot and the hooks the rest of the
- * x86 code calls (local APIC setup, context switch of mm's rdpmc rights,
- * the debug store mapped into the CPU entry area).
- *
- * Without a counter driver every event is a software one; the boot log
- * says so, as users of perf expect on machines without a usable PMU.
+ * The x86 PMU driver: detection at boot, and the hooks the core and the
+ * rest of the x86 code call (call chains, sample flags, the control
+ * page's clock fields, the debug store mapped into the CPU entry area).
+ * The counters themselves: counters.c; the vendors: intel/, amd/.
  */
 #include <linux/perf_event.h>
 #include <linux/init.h>
@@ -20,6 +18,8 @@
 #include <linux/sched/clock.h>
 #include <linux/uaccess.h>
 
+#include "pmu.h"
+
 /* Whether user space may always/never use rdpmc; read at mm switch. */
 DEFINE_STATIC_KEY_FALSE(rdpmc_never_available_key);
 DEFINE_STATIC_KEY_FALSE(rdpmc_always_available_key);
@@ -28,26 +28,6 @@ DEFINE_STATIC_KEY_FALSE(rdpmc_always_available_key);
 /* Intel's PEBS/BTS area, mapped into the CPU entry area for each CPU. */
 DEFINE_PER_CPU_PAGE_ALIGNED(struct debug_store, cpu_debug_store);
 #endif
-
-/**
- * perf_events_lapic_init - program the local APIC's performance vector
- *
- * Called when a CPU's local APIC is set up.  Nothing to route while no
- * counter can overflow.
- */
-void perf_events_lapic_init(void)
-{
-}
-
-/**
- * perf_clear_dirty_counters - scrub counters a task could read with rdpmc
- *
- * Called at mm switch for mms allowed to use rdpmc.  No counters are in
- * use without a counter driver.
- */
-void perf_clear_dirty_counters(void)
-{
-}
 
 /**
  * perf_instruction_pointer - the instruction pointer to report in a sample
@@ -139,12 +119,7 @@ void perf_callchain_user(struct perf_callchain_entry_ctx *ctx,
 	}
 }
 
-/**
- * arch_perf_update_userpage - the TSC conversion in an event's user page
- * @event: the event
- * @up: its control page, inside the page's seqcount write
- * @now: the perf clock (sched_clock) at this update
- *
+/*
  * While sched_clock is the TSC and stable, user space can turn an rdtsc
  * into perf time: time_mult/time_shift scale cycles to nanoseconds,
  * time_zero is what a TSC of 0 is, and time_offset makes the result the
@@ -152,8 +127,8 @@ void perf_callchain_user(struct perf_callchain_entry_ctx *ctx,
  * the TSC to the perf clock only: an event on a clock of its own
  * (use_clockid) gets no cap_user_time_zero.
  */
-void arch_perf_update_userpage(struct perf_event *event,
-			       struct perf_event_mmap_page *up, u64 now)
+static void x86_update_userpage_time(struct perf_event *event,
+				     struct perf_event_mmap_page *up, u64 now)
 {
 	struct cyc2ns_data cyc2ns;
 	u64 zero;
@@ -175,21 +150,45 @@ void arch_perf_update_userpage(struct perf_event *event,
 	up->cap_user_time_zero = !event->attr.use_clockid;
 }
 
+/**
+ * arch_perf_update_userpage - the x86 fields of an event's control page
+ * @event: the event
+ * @up: its control page, inside the page's seqcount write
+ * @now: the perf clock (sched_clock) at this update
+ *
+ * The TSC conversion for every event, and for events of the cpu PMU
+ * what self-monitoring with rdpmc needs (rdpmc.c).
+ */
+void arch_perf_update_userpage(struct perf_event *event,
+			       struct perf_event_mmap_page *up, u64 now)
+{
+	x86_update_userpage_time(event, up, now);
+	if (event->pmu == &x86_cpu_pmu)
+		x86_rdpmc_update_userpage(event, up);
+}
+
+/*
+ * Find the counters and start the driver for them; without one every
+ * event is a software one, as users of perf expect on machines without a
+ * usable PMU.
+ */
 static int __init x86_pmu_detect(void)
 {
-	unsigned int eax, ebx, ecx, edx;
-	const char *found = NULL;
+	int ret;
 
-	if (boot_cpu_has(X86_FEATURE_ARCH_PERFMON)) {
-		cpuid(0xa, &eax, &ebx, &ecx, &edx);
-		if (eax & 0xff)
-			found = "architectural PMU";
-	} else if (boot_cpu_has(X86_FEATURE_PERFCTR_CORE)) {
-		found = "AMD core PMU";
+	ret = intel_pmu_probe();
+	if (ret == -ENODEV)
+		ret = amd_pmu_probe();
+	if (!ret) {
+		ret = x86_pmu_register();
+		if (ret)
+			pr_err("Performance Events: cannot register the cpu PMU: %d\n",
+			       ret);
+		return 0;
 	}
-
-	pr_info("Performance Events: %s%sno PMU driver, software events only.\n",
-		found ?: "", found ? " present, " : "");
+	memset(&x86_pmu, 0, sizeof(x86_pmu));
+	if (ret == -ENODEV)
+		pr_info("Performance Events: no PMU driver, software events only.\n");
 	return 0;
 }
 early_initcall(x86_pmu_detect);

@@ -1,0 +1,302 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The AMD core performance counters (AMD64 APM vol. 2, "Performance
+ * Monitoring Counters").
+ *
+ * Four PerfEvtSel/PerfCtr pairs at MSRs C001_0000 and C001_0004 on every
+ * 64-bit AMD CPU; six, interleaved from C001_0200, with the core
+ * extension (CPUID Fn8000_0001 ECX PerfCtrExtCore).  PerfMonV2 (CPUID
+ * Fn8000_0022) adds a global control, status and status-clear register,
+ * as Intel's version 2 did; without it every counter is started and
+ * stopped by its own enable bit, and an overflow is seen by the counter
+ * no longer being negative.  Counters are 48 bits.
+ *
+ * Events: the generic map and cache map of the families before 17h
+ * (Zen), as Linux 6.1 programs them on such a CPU; other families run
+ * with the same tables for now.
+ */
+#include <linux/init.h>
+#include <linux/perf_event.h>
+#include <asm/cpufeature.h>
+#include <asm/msr.h>
+#include <asm/perf_event.h>
+
+#include "../pmu.h"
+
+#define AMD_COUNTER_WIDTH	48
+
+static const u64 amd_event_map[PERF_COUNT_HW_MAX] = {
+	[PERF_COUNT_HW_CPU_CYCLES]		= 0x0076,
+	[PERF_COUNT_HW_INSTRUCTIONS]		= 0x00c0,
+	[PERF_COUNT_HW_CACHE_REFERENCES]	= 0x077d,
+	[PERF_COUNT_HW_CACHE_MISSES]		= 0x077e,
+	[PERF_COUNT_HW_BRANCH_INSTRUCTIONS]	= 0x00c2,
+	[PERF_COUNT_HW_BRANCH_MISSES]		= 0x00c3,
+	[PERF_COUNT_HW_STALLED_CYCLES_FRONTEND]	= 0x00d0,
+	[PERF_COUNT_HW_STALLED_CYCLES_BACKEND]	= 0x00d1,
+};
+
+#define C(x)	PERF_COUNT_HW_CACHE_##x
+#define NONE	X86_EVENT_INVALID
+
+/*
+ * [cache][operation][access, miss]: 0 is an event the CPU does not
+ * count (ENOENT), NONE one that cannot exist (EINVAL).
+ */
+static const x86_cache_map_t amd_cache_map = {
+	[C(L1D)] = {
+		[C(OP_READ)]		= { 0x0040, 0x0141 },
+		[C(OP_PREFETCH)]	= { 0x0267, 0x0167 },
+	},
+	[C(L1I)] = {
+		[C(OP_READ)]		= { 0x0080, 0x0081 },
+		[C(OP_WRITE)]		= { NONE, NONE },
+		[C(OP_PREFETCH)]	= { 0x014b, 0 },
+	},
+	[C(LL)] = {
+		[C(OP_READ)]		= { 0x037d, 0x037e },
+		[C(OP_WRITE)]		= { 0x017f, 0 },
+	},
+	[C(DTLB)] = {
+		[C(OP_READ)]		= { 0x0040, 0x0746 },
+	},
+	[C(ITLB)] = {
+		[C(OP_READ)]		= { 0x0080, 0x0385 },
+		[C(OP_WRITE)]		= { NONE, NONE },
+		[C(OP_PREFETCH)]	= { NONE, NONE },
+	},
+	[C(BPU)] = {
+		[C(OP_READ)]		= { 0x00c2, 0x00c3 },
+		[C(OP_WRITE)]		= { NONE, NONE },
+		[C(OP_PREFETCH)]	= { NONE, NONE },
+	},
+	[C(NODE)] = {
+		[C(OP_READ)]		= { 0xb8e9, 0x98e9 },
+		[C(OP_WRITE)]		= { NONE, NONE },
+		[C(OP_PREFETCH)]	= { NONE, NONE },
+	},
+};
+
+#undef NONE
+#undef C
+
+static void amd_enable(struct perf_event *event)
+{
+	wrmsrl(x86_evtsel_msr(event->hw.idx),
+	       event->hw.config | ARCH_PERFMON_EVENTSEL_ENABLE);
+}
+
+static void amd_disable(struct perf_event *event)
+{
+	wrmsrl(x86_evtsel_msr(event->hw.idx), event->hw.config);
+}
+
+/* PerfMonV2: the global registers. */
+static void amd_v2_enable_all(u64 running)
+{
+	wrmsrl(MSR_AMD64_PERF_CNTR_GLOBAL_CTL, running);
+}
+
+static void amd_v2_disable_all(u64 running)
+{
+	wrmsrl(MSR_AMD64_PERF_CNTR_GLOBAL_CTL, 0);
+}
+
+static u64 amd_v2_status(u64 running)
+{
+	u64 status;
+
+	rdmsrl(MSR_AMD64_PERF_CNTR_GLOBAL_STATUS, status);
+	return status & x86_pmu.gp;
+}
+
+static void amd_v2_ack(u64 status)
+{
+	wrmsrl(MSR_AMD64_PERF_CNTR_GLOBAL_STATUS_CLR, status);
+}
+
+/* Without PerfMonV2: counter by counter. */
+static void amd_enable_all(u64 running)
+{
+	struct x86_pmu_cpu *cpuc = this_cpu_ptr(&x86_pmu_cpu);
+	unsigned long bits = running;
+	int idx;
+
+	for_each_set_bit(idx, &bits, X86_PMC_FIXED)
+		amd_enable(cpuc->on[idx]);
+}
+
+static void amd_disable_all(u64 running)
+{
+	struct x86_pmu_cpu *cpuc = this_cpu_ptr(&x86_pmu_cpu);
+	unsigned long bits = running;
+	int idx;
+
+	for_each_set_bit(idx, &bits, X86_PMC_FIXED)
+		amd_disable(cpuc->on[idx]);
+}
+
+static u64 amd_status(u64 running)
+{
+	unsigned long bits = running;
+	u64 status = 0, value;
+	int idx;
+
+	for_each_set_bit(idx, &bits, X86_PMC_FIXED) {
+		rdmsrl(x86_ctr_msr(idx), value);
+		if (!(value & BIT_ULL(AMD_COUNTER_WIDTH - 1)))
+			status |= BIT_ULL(idx);
+	}
+	return status;
+}
+
+static void amd_ack(u64 status)
+{
+}
+
+static void amd_reset(void)
+{
+	unsigned long gp = x86_pmu.gp;
+	int idx;
+
+	if (x86_pmu.version >= 2) {
+		wrmsrl(MSR_AMD64_PERF_CNTR_GLOBAL_CTL, 0);
+		wrmsrl(MSR_AMD64_PERF_CNTR_GLOBAL_STATUS_CLR, x86_pmu.gp);
+	}
+	for_each_set_bit(idx, &gp, X86_PMC_FIXED) {
+		wrmsrl(x86_evtsel_msr(idx), 0);
+		wrmsrl(x86_ctr_msr(idx), 0);
+	}
+}
+
+static u32 amd_rdpmc_index(int idx)
+{
+	return idx;
+}
+
+static u64 amd_counters_for(u64 config)
+{
+	return x86_pmu.gp;
+}
+
+static int amd_hw_config(struct perf_event *event)
+{
+	struct perf_event_attr *attr = &event->attr;
+	int ret;
+
+	/* No branch sampling here. */
+	if (attr->sample_type & PERF_SAMPLE_BRANCH_STACK)
+		return -EOPNOTSUPP;
+	ret = x86_hw_config(event);
+	if (ret)
+		return ret;
+
+	/* Counting only in a guest, only in the host, or in neither. */
+	if (attr->exclude_host && attr->exclude_guest)
+		event->hw.config &= ~(ARCH_PERFMON_EVENTSEL_USR |
+				      ARCH_PERFMON_EVENTSEL_OS);
+	else if (attr->exclude_host)
+		event->hw.config |= AMD64_EVENTSEL_GUESTONLY;
+	else if (attr->exclude_guest)
+		event->hw.config |= AMD64_EVENTSEL_HOSTONLY;
+	return 0;
+}
+
+X86_FORMAT_ATTR(amd_event, event, "config:0-7,32-35");
+X86_FORMAT_ATTR(amd_umask, umask, "config:8-15");
+X86_FORMAT_ATTR(amd_edge, edge, "config:18");
+X86_FORMAT_ATTR(amd_inv, inv, "config:23");
+X86_FORMAT_ATTR(amd_cmask, cmask, "config:24-31");
+
+static struct attribute *amd_format[] = {
+	&amd_event.attr.attr,
+	&amd_umask.attr.attr,
+	&amd_edge.attr.attr,
+	&amd_inv.attr.attr,
+	&amd_cmask.attr.attr,
+	NULL,
+};
+
+/* The counters must read back what was written, as on Intel. */
+static int __init amd_check_hardware(void)
+{
+	u64 back;
+
+	if (wrmsrl_safe(x86_ctr_msr(0), 0xabcd) ||
+	    rdmsrl_safe(x86_ctr_msr(0), &back) || back != 0xabcd) {
+		if (boot_cpu_has(X86_FEATURE_HYPERVISOR))
+			pr_info("Performance Events: PMU not available due to virtualization, using software events only.\n");
+		else
+			pr_err("Performance Events: Broken PMU hardware detected, using software events only.\n");
+		return -ENODEV;
+	}
+	wrmsrl_safe(x86_ctr_msr(0), 0);
+	return 0;
+}
+
+/**
+ * amd_pmu_probe - fill in x86_pmu for an AMD (or Hygon) CPU
+ *
+ * Return: 0, -ENODEV when this is not such a CPU, or -EIO when its
+ * counters do not work (and the log says so).
+ */
+int __init amd_pmu_probe(void)
+{
+	unsigned int n = AMD64_NUM_COUNTERS;
+
+	if (boot_cpu_data.x86_vendor != X86_VENDOR_AMD &&
+	    boot_cpu_data.x86_vendor != X86_VENDOR_HYGON)
+		return -ENODEV;
+	if (boot_cpu_data.x86 < 6)
+		return -ENODEV;
+
+	x86_pmu.driver = "AMD";
+	x86_pmu.width = AMD_COUNTER_WIDTH;
+	x86_pmu.max_period = GENMASK_ULL(AMD_COUNTER_WIDTH - 2, 0);
+	x86_pmu.raw_mask = AMD64_RAW_EVENT_MASK;
+	x86_pmu.event_map = amd_event_map;
+	x86_pmu.cache_map = &amd_cache_map;
+	x86_pmu.format = amd_format;
+	x86_pmu.hw_config = amd_hw_config;
+	x86_pmu.counters_for = amd_counters_for;
+	x86_pmu.enable = amd_enable;
+	x86_pmu.disable = amd_disable;
+	x86_pmu.reset = amd_reset;
+	x86_pmu.rdpmc_index = amd_rdpmc_index;
+	x86_pmu.enable_all = amd_enable_all;
+	x86_pmu.disable_all = amd_disable_all;
+	x86_pmu.status = amd_status;
+	x86_pmu.ack = amd_ack;
+
+	if (boot_cpu_has(X86_FEATURE_PERFCTR_CORE)) {
+		x86_pmu.name = "core perfctr";
+		n = AMD64_NUM_COUNTERS_CORE;
+		x86_pmu.evtsel = MSR_F15H_PERF_CTL;
+		x86_pmu.ctr = MSR_F15H_PERF_CTR;
+		x86_pmu.stride = 2;
+	} else {
+		x86_pmu.name = "legacy perfctr";
+		x86_pmu.evtsel = MSR_K7_EVNTSEL0;
+		x86_pmu.ctr = MSR_K7_PERFCTR0;
+		x86_pmu.stride = 1;
+	}
+	if (boot_cpu_has(X86_FEATURE_PERFMON_V2)) {
+		unsigned int eax, ebx, ecx, edx;
+
+		cpuid(0x80000022, &eax, &ebx, &ecx, &edx);
+		if (ebx & 0xf)
+			n = ebx & 0xf;
+		x86_pmu.version = 2;
+		x86_pmu.enable_all = amd_v2_enable_all;
+		x86_pmu.disable_all = amd_v2_disable_all;
+		x86_pmu.status = amd_v2_status;
+		x86_pmu.ack = amd_v2_ack;
+	}
+	x86_pmu.gp = GENMASK_ULL(n - 1, 0);
+
+	if (amd_check_hardware())
+		return -EIO;
+	pr_info("Performance Events: %s, %s PMU driver.\n", x86_pmu.name,
+		x86_pmu.driver);
+	return 0;
+}

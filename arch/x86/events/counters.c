@@ -1,0 +1,525 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The "cpu" PMU: events of PERF_TYPE_HARDWARE, PERF_TYPE_HW_CACHE and
+ * PERF_TYPE_RAW on the CPU's counters, for whichever vendor probed.
+ *
+ * An event's count is 64 bits; the counter under it is x86_pmu.width
+ * bits.  hw.prev_count holds the counter value last folded into the
+ * count; each update adds what the counter moved on since, modulo its
+ * width.  A counter is loaded with minus what is left of the event's
+ * period (hw.period_left), at most x86_pmu.max_period, so it overflows
+ * and interrupts where a sample is due or, for a counting event, long
+ * before the counter could wrap unnoticed.
+ *
+ * The core adds a group's events one by one inside perf_pmu_disable():
+ * add() only checks that the events fit on the counters (assign.c) and
+ * records where; perf_pmu_enable() then programs the counters, moving
+ * events an addition displaced, and lets them all count at once.  start()
+ * and stop() outside that window act on the counter directly.
+ */
+#include <linux/bitmap.h>
+#include <linux/cpu.h>
+#include <linux/nospec.h>
+#include <linux/perf_event.h>
+#include <asm/apic.h>
+#include <asm/msr.h>
+
+#include "pmu.h"
+
+struct x86_pmu x86_pmu __read_mostly;
+DEFINE_PER_CPU(struct x86_pmu_cpu, x86_pmu_cpu);
+
+/* The counter's value now; rdpmc is the cheapest way to read it. */
+static u64 x86_counter_read(int idx)
+{
+	return native_read_pmc(x86_pmu.rdpmc_index(idx));
+}
+
+/**
+ * x86_event_update - fold what the counter counted into the event
+ * @event: an event on a counter of this CPU
+ *
+ * Safe against the overflow NMI doing the same in between: prev_count
+ * moves with a cmpxchg, so each increment is added once.
+ *
+ * Return: the counter value now.
+ */
+u64 x86_event_update(struct perf_event *event)
+{
+	struct hw_perf_event *hwc = &event->hw;
+	int shift = 64 - x86_pmu.width;
+	u64 prev, now;
+	s64 delta;
+
+	do {
+		prev = local64_read(&hwc->prev_count);
+		now = x86_counter_read(hwc->idx);
+	} while (local64_cmpxchg(&hwc->prev_count, prev, now) != prev);
+
+	/* The difference modulo the counter width. */
+	delta = (s64)((now << shift) - (prev << shift)) >> shift;
+	local64_add(delta, &event->count);
+	local64_sub(delta, &hwc->period_left);
+	return now;
+}
+
+/**
+ * x86_event_set_period - load the counter with what is left of the period
+ * @event: an event on a counter of this CPU, not counting
+ *
+ * A period that ran out starts again (the sample for it is the caller's
+ * business); one that ran out more than once, while the event was off
+ * its counter, starts afresh.
+ */
+void x86_event_set_period(struct perf_event *event)
+{
+	struct hw_perf_event *hwc = &event->hw;
+	s64 left = local64_read(&hwc->period_left);
+	s64 period = hwc->sample_period;
+	u64 value;
+
+	if (unlikely(left <= -period)) {
+		left = period;
+		local64_set(&hwc->period_left, left);
+		hwc->last_period = period;
+	} else if (unlikely(left <= 0)) {
+		left += period;
+		local64_set(&hwc->period_left, left);
+		hwc->last_period = period;
+	}
+	if (left > x86_pmu.max_period)
+		left = x86_pmu.max_period;
+
+	value = (u64)-left & GENMASK_ULL(x86_pmu.width - 1, 0);
+	local64_set(&hwc->prev_count, value);
+	if (hwc->idx >= X86_PMC_FIXED)
+		wrmsrl(MSR_ARCH_PERFMON_FIXED_CTR0 + hwc->idx - X86_PMC_FIXED,
+		       value);
+	else
+		wrmsrl(x86_ctr_msr(hwc->idx), value);
+	perf_event_update_userpage(event);
+}
+
+/* Let the running counters count, unless inside perf_pmu_disable(). */
+static void x86_pmu_resume(struct x86_pmu_cpu *cpuc)
+{
+	if (cpuc->enabled)
+		x86_pmu.enable_all(cpuc->running);
+}
+
+/* Program @event's counter and, if it is not stopped, let it count. */
+static void x86_event_program(struct x86_pmu_cpu *cpuc,
+			      struct perf_event *event, bool reload)
+{
+	struct hw_perf_event *hwc = &event->hw;
+
+	if (reload)
+		x86_event_set_period(event);
+	if (hwc->state & PERF_HES_STOPPED)
+		return;
+	x86_pmu.enable(event);
+	barrier();
+	cpuc->running |= BIT_ULL(hwc->idx);
+	x86_pmu_resume(cpuc);
+	perf_event_update_userpage(event);
+}
+
+static void x86_pmu_start(struct perf_event *event, int flags)
+{
+	struct x86_pmu_cpu *cpuc = this_cpu_ptr(&x86_pmu_cpu);
+	struct hw_perf_event *hwc = &event->hw;
+
+	if (!(hwc->state & PERF_HES_STOPPED))
+		return;
+	hwc->state = 0;
+	/* Not on a counter yet: perf_pmu_enable() places and starts it. */
+	if (hwc->idx < 0)
+		return;
+	x86_event_program(cpuc, event, flags & PERF_EF_RELOAD);
+}
+
+/* Stop the counter (if it counts) and say so, before anything else. */
+static void x86_counter_off(struct x86_pmu_cpu *cpuc,
+			    struct perf_event *event)
+{
+	int idx = event->hw.idx;
+
+	if (!(cpuc->running & BIT_ULL(idx)))
+		return;
+	cpuc->running &= ~BIT_ULL(idx);
+	barrier();
+	x86_pmu.disable(event);
+}
+
+/**
+ * x86_pmu_stop - stop an event's counter
+ * @event: an event added to this CPU's PMU
+ * @flags: PERF_EF_UPDATE to bring its count up to date
+ *
+ * Also called from the NMI handler, to stop a throttled event.
+ */
+void x86_pmu_stop(struct perf_event *event, int flags)
+{
+	struct x86_pmu_cpu *cpuc = this_cpu_ptr(&x86_pmu_cpu);
+	struct hw_perf_event *hwc = &event->hw;
+
+	if (hwc->idx >= 0)
+		x86_counter_off(cpuc, event);
+	hwc->state |= PERF_HES_STOPPED;
+	if ((flags & PERF_EF_UPDATE) && !(hwc->state & PERF_HES_UPTODATE)) {
+		if (hwc->idx >= 0)
+			x86_event_update(event);
+		hwc->state |= PERF_HES_UPTODATE;
+	}
+}
+
+static void x86_pmu_read(struct perf_event *event)
+{
+	if (event->hw.idx >= 0)
+		x86_event_update(event);
+}
+
+/* Take @event off its counter, its count up to date. */
+static void x86_event_unplace(struct x86_pmu_cpu *cpuc,
+			      struct perf_event *event)
+{
+	struct hw_perf_event *hwc = &event->hw;
+
+	x86_counter_off(cpuc, event);
+	x86_event_update(event);
+	cpuc->placed &= ~BIT_ULL(hwc->idx);
+	barrier();
+	cpuc->on[hwc->idx] = NULL;
+	hwc->idx = -1;
+}
+
+/*
+ * Put every event on the counter chosen for it: first take the ones that
+ * move off their old counters, then program the new places.
+ */
+static void x86_pmu_place(struct x86_pmu_cpu *cpuc)
+{
+	struct perf_event *event;
+	int i, idx;
+
+	for (i = 0; i < cpuc->n_events; i++) {
+		event = cpuc->events[i];
+		if (event->hw.idx >= 0 && event->hw.idx != cpuc->assign[i])
+			x86_event_unplace(cpuc, event);
+	}
+	for (i = 0; i < cpuc->n_events; i++) {
+		event = cpuc->events[i];
+		idx = cpuc->assign[i];
+		if (event->hw.idx == idx)
+			continue;
+		event->hw.idx = idx;
+		cpuc->on[idx] = event;
+		cpuc->placed |= BIT_ULL(idx);
+		cpuc->used |= BIT_ULL(idx);
+		x86_event_program(cpuc, event, true);
+	}
+	cpuc->pending = false;
+}
+
+static void x86_pmu_enable(struct pmu *pmu)
+{
+	struct x86_pmu_cpu *cpuc = this_cpu_ptr(&x86_pmu_cpu);
+
+	if (cpuc->enabled)
+		return;
+	if (cpuc->pending)
+		x86_pmu_place(cpuc);
+	cpuc->enabled = true;
+	x86_pmu.enable_all(cpuc->running);
+}
+
+static void x86_pmu_disable(struct pmu *pmu)
+{
+	struct x86_pmu_cpu *cpuc = this_cpu_ptr(&x86_pmu_cpu);
+
+	if (!cpuc->enabled)
+		return;
+	cpuc->enabled = false;
+	barrier();
+	x86_pmu.disable_all(cpuc->running);
+}
+
+static int x86_pmu_add(struct perf_event *event, int flags)
+{
+	struct x86_pmu_cpu *cpuc = this_cpu_ptr(&x86_pmu_cpu);
+	u64 allowed[X86_PMU_MAX_EVENTS];
+	int assign[X86_PMU_MAX_EVENTS];
+	int i, n = cpuc->n_events;
+
+	if (n >= X86_PMU_MAX_EVENTS)
+		return -EAGAIN;
+	for (i = 0; i < n; i++) {
+		allowed[i] = cpuc->events[i]->hw.counters;
+		assign[i] = cpuc->assign[i];
+	}
+	allowed[n] = event->hw.counters;
+	assign[n] = -1;
+	if (!x86_assign_counters(allowed, n + 1, assign))
+		return -EAGAIN;
+
+	memcpy(cpuc->assign, assign, (n + 1) * sizeof(*assign));
+	cpuc->events[n] = event;
+	cpuc->n_events = n + 1;
+	cpuc->pending = true;
+	event->hw.idx = -1;
+	event->hw.state = PERF_HES_STOPPED | PERF_HES_UPTODATE;
+	if (flags & PERF_EF_START)
+		event->hw.state = 0;
+	/* Outside perf_pmu_disable() (the core does not do that): now. */
+	if (cpuc->enabled)
+		x86_pmu_place(cpuc);
+	return 0;
+}
+
+static void x86_pmu_del(struct perf_event *event, int flags)
+{
+	struct x86_pmu_cpu *cpuc = this_cpu_ptr(&x86_pmu_cpu);
+	int i, n = cpuc->n_events;
+
+	x86_pmu_stop(event, PERF_EF_UPDATE);
+	if (event->hw.idx >= 0) {
+		cpuc->placed &= ~BIT_ULL(event->hw.idx);
+		barrier();
+		cpuc->on[event->hw.idx] = NULL;
+		event->hw.idx = -1;
+	}
+	for (i = 0; i < n; i++) {
+		if (cpuc->events[i] != event)
+			continue;
+		memmove(&cpuc->events[i], &cpuc->events[i + 1],
+			(n - i - 1) * sizeof(cpuc->events[0]));
+		memmove(&cpuc->assign[i], &cpuc->assign[i + 1],
+			(n - i - 1) * sizeof(cpuc->assign[0]));
+		cpuc->n_events = n - 1;
+		break;
+	}
+	perf_event_update_userpage(event);
+}
+
+/* The event code of a PERF_TYPE_HARDWARE config: 0 or -errno. */
+static int x86_map_hardware(u64 config, u64 *code)
+{
+	if (config >= PERF_COUNT_HW_MAX)
+		return -EINVAL;
+	*code = x86_pmu.event_map[array_index_nospec(config,
+						      PERF_COUNT_HW_MAX)];
+	if (!*code)
+		return -ENOENT;
+	return *code == X86_EVENT_INVALID ? -EINVAL : 0;
+}
+
+/* The event code of a PERF_TYPE_HW_CACHE config: 0 or -errno. */
+static int x86_map_cache(u64 config, u64 *code)
+{
+	unsigned int cache = config & 0xff;
+	unsigned int op = (config >> 8) & 0xff;
+	unsigned int result = (config >> 16) & 0xff;
+
+	if (cache >= PERF_COUNT_HW_CACHE_MAX ||
+	    op >= PERF_COUNT_HW_CACHE_OP_MAX ||
+	    result >= PERF_COUNT_HW_CACHE_RESULT_MAX)
+		return -EINVAL;
+	if (!x86_pmu.cache_map)
+		return -ENOENT;
+	cache = array_index_nospec(cache, PERF_COUNT_HW_CACHE_MAX);
+	op = array_index_nospec(op, PERF_COUNT_HW_CACHE_OP_MAX);
+	result = array_index_nospec(result, PERF_COUNT_HW_CACHE_RESULT_MAX);
+	*code = (*x86_pmu.cache_map)[cache][op][result];
+	if (!*code)
+		return -ENOENT;
+	return *code == X86_EVENT_INVALID ? -EINVAL : 0;
+}
+
+/**
+ * x86_hw_config - the vendor-neutral checks and event select of an event
+ * @event: a new event of this PMU
+ *
+ * For the vendors' hw_config().  Sets hw.config to the event code with
+ * the interrupt and privilege-level bits; a raw event's config is taken
+ * as far as x86_pmu.raw_mask lets it, the rest ignored (as Linux always
+ * has).
+ *
+ * Return: 0, -EOPNOTSUPP for precise_ip (no PEBS or IBS here), -EINVAL
+ * for registers a sample cannot have, -ENOENT or -EINVAL for a generic
+ * event the CPU does not have.
+ */
+int x86_hw_config(struct perf_event *event)
+{
+	struct perf_event_attr *attr = &event->attr;
+	u64 code = 0;
+	int ret = 0;
+
+	if (attr->precise_ip)
+		return -EOPNOTSUPP;
+	/* The XMM registers come only from PEBS records. */
+	if ((attr->sample_regs_user | attr->sample_regs_intr) &
+	    PERF_REG_EXTENDED_MASK)
+		return -EINVAL;
+
+	switch (attr->type) {
+	case PERF_TYPE_HARDWARE:
+		ret = x86_map_hardware(attr->config & PERF_HW_EVENT_MASK, &code);
+		break;
+	case PERF_TYPE_HW_CACHE:
+		ret = x86_map_cache(attr->config & PERF_HW_EVENT_MASK, &code);
+		break;
+	default:
+		code = attr->config & x86_pmu.raw_mask;
+		break;
+	}
+	if (ret)
+		return ret;
+
+	event->hw.config = code | ARCH_PERFMON_EVENTSEL_INT;
+	if (!attr->exclude_user)
+		event->hw.config |= ARCH_PERFMON_EVENTSEL_USR;
+	if (!attr->exclude_kernel)
+		event->hw.config |= ARCH_PERFMON_EVENTSEL_OS;
+	return 0;
+}
+
+/*
+ * Whether @event and the others of its group could ever be on this PMU
+ * together: a group that cannot is refused at open.
+ */
+static bool x86_group_fits(struct perf_event *event)
+{
+	struct perf_event *leader = event->group_leader, *sibling;
+	u64 allowed[X86_PMU_MAX_EVENTS];
+	int assign[X86_PMU_MAX_EVENTS];
+	int n = 0;
+
+	/* A new leader has no members yet (nor a leader, if KUnit made it). */
+	if (leader && leader != event) {
+		if (leader->pmu == event->pmu)
+			allowed[n++] = leader->hw.counters;
+		list_for_each_entry(sibling, &leader->sibling_list,
+				    sibling_entry) {
+			if (sibling->pmu != event->pmu)
+				continue;
+			if (n >= X86_PMU_MAX_EVENTS - 1)
+				return false;
+			allowed[n++] = sibling->hw.counters;
+		}
+	}
+	allowed[n++] = event->hw.counters;
+	memset(assign, -1, sizeof(assign));
+	return x86_assign_counters(allowed, n, assign);
+}
+
+static int x86_pmu_event_init(struct perf_event *event)
+{
+	struct hw_perf_event *hwc = &event->hw;
+	u64 ext;
+	int ret;
+
+	switch (event->attr.type) {
+	case PERF_TYPE_HARDWARE:
+	case PERF_TYPE_HW_CACHE:
+		/* The upper half of the config may name the PMU it is for. */
+		ext = event->attr.config >> PERF_PMU_TYPE_SHIFT;
+		if (ext && ext != event->pmu->type)
+			return -ENOENT;
+		break;
+	case PERF_TYPE_RAW:
+		break;
+	default:
+		return -ENOENT;
+	}
+
+	ret = x86_pmu.hw_config(event);
+	if (ret)
+		return ret;
+
+	hwc->idx = -1;
+	hwc->x86_flags = 0;
+	hwc->counters = x86_pmu.counters_for(hwc->config);
+	if (!hwc->counters || !x86_group_fits(event))
+		return -EINVAL;
+
+	if (!is_sampling_event(event)) {
+		/* Only to see the counter wrap: the longest period. */
+		hwc->sample_period = x86_pmu.max_period;
+		hwc->last_period = hwc->sample_period;
+		local64_set(&hwc->period_left, hwc->sample_period);
+	}
+	x86_rdpmc_init_event(event);
+	return 0;
+}
+
+struct pmu x86_cpu_pmu = {
+	.event_init	= x86_pmu_event_init,
+	.add		= x86_pmu_add,
+	.del		= x86_pmu_del,
+	.start		= x86_pmu_start,
+	.stop		= x86_pmu_stop,
+	.read		= x86_pmu_read,
+	.pmu_enable	= x86_pmu_enable,
+	.pmu_disable	= x86_pmu_disable,
+	.event_mapped	= x86_rdpmc_mapped,
+	.event_unmapped	= x86_rdpmc_unmapped,
+};
+
+/* A CPU comes up: clean counters, the PMI routed, nothing running. */
+static int x86_pmu_cpu_starting(unsigned int cpu)
+{
+	struct x86_pmu_cpu *cpuc = this_cpu_ptr(&x86_pmu_cpu);
+
+	x86_pmu.reset();
+	perf_events_lapic_init();
+	cpuc->enabled = true;
+	return 0;
+}
+
+static int x86_pmu_cpu_dying(unsigned int cpu)
+{
+	struct x86_pmu_cpu *cpuc = this_cpu_ptr(&x86_pmu_cpu);
+
+	cpuc->enabled = false;
+	x86_pmu.reset();
+	return 0;
+}
+
+/* The counter summary of the boot log, the same on every vendor. */
+static void __init x86_pmu_announce(void)
+{
+	pr_info("... version:                %u\n", x86_pmu.version);
+	pr_info("... bit width:              %u\n", x86_pmu.width);
+	pr_info("... generic registers:      %u\n",
+		(unsigned int)hweight64(x86_pmu.gp));
+	pr_info("... value mask:             %016llx\n",
+		GENMASK_ULL(x86_pmu.width - 1, 0));
+	pr_info("... max period:             %016llx\n", x86_pmu.max_period);
+	pr_info("... fixed-purpose events:   %u\n",
+		(unsigned int)hweight64(x86_pmu.fixed));
+	pr_info("... event mask:             %016llx\n", x86_all_counters());
+}
+
+/**
+ * x86_pmu_register - bring up the probed PMU on every CPU and register it
+ *
+ * Return: 0 or -errno.
+ */
+int __init x86_pmu_register(void)
+{
+	int ret;
+
+	x86_pmu_announce();
+	x86_pmu_nmi_init();
+	ret = cpuhp_setup_state(CPUHP_AP_PERF_X86_STARTING,
+				"perf/x86:starting", x86_pmu_cpu_starting,
+				x86_pmu_cpu_dying);
+	if (ret)
+		return ret;
+	ret = x86_pmu_sysfs_init();
+	if (!ret)
+		ret = perf_pmu_register(&x86_cpu_pmu, "cpu", PERF_TYPE_RAW);
+	if (ret)
+		cpuhp_remove_state(CPUHP_AP_PERF_X86_STARTING);
+	return ret;
+}

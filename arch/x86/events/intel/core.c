@@ -1,0 +1,460 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Intel architectural performance monitoring (Intel SDM vol. 3B, "Performance
+ * Monitoring", and CPUID leaf 0xA).
+ *
+ * What the CPU has comes from CPUID 0xA: the version, the general
+ * counters (IA32_PERFEVTSELx / IA32_PMCx) and their width, the
+ * architectural events it lacks (EBX), the fixed counters and their
+ * width (EDX; from version 5 also the bitmap in ECX).  Version 2 adds
+ * IA32_PERF_GLOBAL_CTRL, _STATUS and _OVF_CTRL, through which all
+ * counters start, stop and report overflows at once; version 1 has none
+ * of them and is driven counter by counter.  When IA32_PERF_CAPABILITIES
+ * says so, counters are written full width through IA32_A_PMCx; legacy
+ * writes set only 32 bits (sign-extended), which limits the period.
+ *
+ * No model has a table here yet: every model runs as the generic
+ * architectural PMU, with the architectural events only.
+ */
+#include <linux/cpu.h>
+#include <linux/device.h>
+#include <linux/init.h>
+#include <linux/perf_event.h>
+#include <asm/cpufeature.h>
+#include <asm/msr.h>
+#include <asm/perf_event.h>
+
+#include "../pmu.h"
+
+/* IA32_PERF_CAPABILITIES: counters may be written full width. */
+#define INTEL_CAP_FULL_WIDTH	BIT_ULL(13)
+
+/* Global status bits that are not counters but are acknowledged too. */
+#define INTEL_STATUS_OVF_BUF	BIT_ULL(62)
+#define INTEL_STATUS_COND_CHGD	BIT_ULL(63)
+
+/* The fields of a fixed counter in IA32_FIXED_CTR_CTRL. */
+#define INTEL_FIXED_OS		BIT_ULL(0)
+#define INTEL_FIXED_USR		BIT_ULL(1)
+#define INTEL_FIXED_ANY		BIT_ULL(2)
+#define INTEL_FIXED_PMI		BIT_ULL(3)
+#define INTEL_FIXED_FIELD(n)	(0xfULL << (4 * (n)))
+
+/* What a fixed counter may not be given: any qualifier of the event. */
+#define INTEL_FIXED_REFUSES	(ARCH_PERFMON_EVENTSEL_EDGE |		\
+				 ARCH_PERFMON_EVENTSEL_PIN_CONTROL |	\
+				 ARCH_PERFMON_EVENTSEL_INV |		\
+				 ARCH_PERFMON_EVENTSEL_CMASK)
+
+/* The reference-cycles fixed counter has no general-counter event. */
+#define INTEL_REF_CYCLES	0x0300
+
+/* The event each fixed counter counts, by number. */
+static const u64 intel_fixed_events[] = { 0x00c0, 0x003c, INTEL_REF_CYCLES };
+
+/* The architectural events, by their bit in CPUID 0xA EBX. */
+static const struct {
+	u8	id;
+	u16	code;
+} intel_arch_events[] = {
+	{ PERF_COUNT_HW_CPU_CYCLES,		0x003c },
+	{ PERF_COUNT_HW_INSTRUCTIONS,		0x00c0 },
+	{ PERF_COUNT_HW_BUS_CYCLES,		0x013c },
+	{ PERF_COUNT_HW_CACHE_REFERENCES,	0x4f2e },
+	{ PERF_COUNT_HW_CACHE_MISSES,		0x412e },
+	{ PERF_COUNT_HW_BRANCH_INSTRUCTIONS,	0x00c4 },
+	{ PERF_COUNT_HW_BRANCH_MISSES,		0x00c5 },
+};
+
+static u64 intel_event_map[PERF_COUNT_HW_MAX];
+
+/* This CPU's IA32_FIXED_CTR_CTRL, so it is never read back. */
+static DEFINE_PER_CPU(u64, intel_fixed_ctrl);
+
+static void intel_fixed_ctrl_write(u64 field, u64 bits)
+{
+	u64 *ctrl = this_cpu_ptr(&intel_fixed_ctrl);
+
+	*ctrl = (*ctrl & ~field) | bits;
+	wrmsrl(MSR_ARCH_PERFMON_FIXED_CTR_CTRL, *ctrl);
+}
+
+static void intel_enable(struct perf_event *event)
+{
+	u64 config = event->hw.config, bits = INTEL_FIXED_PMI;
+	int n = event->hw.idx - X86_PMC_FIXED;
+
+	if (n < 0) {
+		wrmsrl(x86_evtsel_msr(event->hw.idx),
+		       config | ARCH_PERFMON_EVENTSEL_ENABLE);
+		return;
+	}
+	if (config & ARCH_PERFMON_EVENTSEL_OS)
+		bits |= INTEL_FIXED_OS;
+	if (config & ARCH_PERFMON_EVENTSEL_USR)
+		bits |= INTEL_FIXED_USR;
+	if (config & ARCH_PERFMON_EVENTSEL_ANY)
+		bits |= INTEL_FIXED_ANY;
+	intel_fixed_ctrl_write(INTEL_FIXED_FIELD(n), bits << (4 * n));
+}
+
+static void intel_disable(struct perf_event *event)
+{
+	int n = event->hw.idx - X86_PMC_FIXED;
+
+	if (n < 0)
+		wrmsrl(x86_evtsel_msr(event->hw.idx), event->hw.config);
+	else
+		intel_fixed_ctrl_write(INTEL_FIXED_FIELD(n), 0);
+}
+
+static void intel_enable_all(u64 running)
+{
+	wrmsrl(MSR_CORE_PERF_GLOBAL_CTRL, running);
+}
+
+static void intel_disable_all(u64 running)
+{
+	wrmsrl(MSR_CORE_PERF_GLOBAL_CTRL, 0);
+}
+
+static u64 intel_status(u64 running)
+{
+	u64 status;
+
+	rdmsrl(MSR_CORE_PERF_GLOBAL_STATUS, status);
+	return status & (x86_all_counters() | INTEL_STATUS_OVF_BUF |
+			 INTEL_STATUS_COND_CHGD);
+}
+
+static void intel_ack(u64 status)
+{
+	wrmsrl(MSR_CORE_PERF_GLOBAL_OVF_CTRL, status);
+}
+
+/* Version 1: no global control; each counter's enable bit does it all. */
+static void intel_v1_enable_all(u64 running)
+{
+	struct x86_pmu_cpu *cpuc = this_cpu_ptr(&x86_pmu_cpu);
+	unsigned long bits = running;
+	int idx;
+
+	for_each_set_bit(idx, &bits, X86_PMC_FIXED)
+		intel_enable(cpuc->on[idx]);
+}
+
+static void intel_v1_disable_all(u64 running)
+{
+	struct x86_pmu_cpu *cpuc = this_cpu_ptr(&x86_pmu_cpu);
+	unsigned long bits = running;
+	int idx;
+
+	for_each_set_bit(idx, &bits, X86_PMC_FIXED)
+		intel_disable(cpuc->on[idx]);
+}
+
+/* Version 1 has no status: a counter that overflowed is no longer negative. */
+static u64 intel_v1_status(u64 running)
+{
+	unsigned long bits = running;
+	u64 status = 0, value;
+	int idx;
+
+	for_each_set_bit(idx, &bits, X86_PMC_FIXED) {
+		rdmsrl(x86_ctr_msr(idx), value);
+		if (!(value & BIT_ULL(x86_pmu.width - 1)))
+			status |= BIT_ULL(idx);
+	}
+	return status;
+}
+
+static void intel_v1_ack(u64 status)
+{
+}
+
+static bool intel_freeze_on_smi = true;
+static DEFINE_MUTEX(intel_freeze_mutex);
+
+static void intel_set_freeze_on_smi(void *unused)
+{
+	u64 debugctl;
+
+	rdmsrl(MSR_IA32_DEBUGCTLMSR, debugctl);
+	if (READ_ONCE(intel_freeze_on_smi))
+		debugctl |= DEBUGCTLMSR_FREEZE_IN_SMM;
+	else
+		debugctl &= ~DEBUGCTLMSR_FREEZE_IN_SMM;
+	wrmsrl(MSR_IA32_DEBUGCTLMSR, debugctl);
+}
+
+static void intel_reset(void)
+{
+	unsigned long gp = x86_pmu.gp, fixed = x86_pmu.fixed >> X86_PMC_FIXED;
+	int idx;
+
+	if (x86_pmu.version >= 2)
+		wrmsrl(MSR_CORE_PERF_GLOBAL_CTRL, 0);
+	for_each_set_bit(idx, &gp, X86_PMC_FIXED) {
+		wrmsrl(x86_evtsel_msr(idx), 0);
+		wrmsrl(x86_ctr_msr(idx), 0);
+	}
+	if (fixed) {
+		this_cpu_write(intel_fixed_ctrl, 0);
+		wrmsrl(MSR_ARCH_PERFMON_FIXED_CTR_CTRL, 0);
+		for_each_set_bit(idx, &fixed, INTEL_PMC_MAX_FIXED)
+			wrmsrl(MSR_ARCH_PERFMON_FIXED_CTR0 + idx, 0);
+	}
+	if (x86_pmu.version >= 2) {
+		wrmsrl(MSR_CORE_PERF_GLOBAL_OVF_CTRL,
+		       x86_all_counters() | INTEL_STATUS_OVF_BUF |
+		       INTEL_STATUS_COND_CHGD);
+		intel_set_freeze_on_smi(NULL);
+	}
+}
+
+static u32 intel_rdpmc_index(int idx)
+{
+	if (idx >= X86_PMC_FIXED)
+		return INTEL_PMC_FIXED_RDPMC_BASE | (idx - X86_PMC_FIXED);
+	return idx;
+}
+
+static u64 intel_counters_for(u64 config)
+{
+	u64 code = config & (ARCH_PERFMON_EVENTSEL_EVENT |
+			     ARCH_PERFMON_EVENTSEL_UMASK);
+	u64 counters = x86_pmu.gp;
+	int n;
+
+	for (n = 0; n < ARRAY_SIZE(intel_fixed_events); n++) {
+		if (code != intel_fixed_events[n] ||
+		    (config & INTEL_FIXED_REFUSES) ||
+		    !(x86_pmu.fixed & BIT_ULL(X86_PMC_FIXED + n)))
+			continue;
+		counters |= BIT_ULL(X86_PMC_FIXED + n);
+	}
+	/* Reference cycles are the fixed counter's alone. */
+	if (code == INTEL_REF_CYCLES && !(config & INTEL_FIXED_REFUSES))
+		counters &= ~x86_pmu.gp;
+	return counters;
+}
+
+static int intel_hw_config(struct perf_event *event)
+{
+	struct perf_event_attr *attr = &event->attr;
+	int ret;
+
+	ret = x86_hw_config(event);
+	if (ret)
+		return ret;
+	/* No last-branch records here. */
+	if (attr->sample_type & PERF_SAMPLE_BRANCH_STACK)
+		return -EOPNOTSUPP;
+	if (attr->type != PERF_TYPE_RAW ||
+	    !(attr->config & ARCH_PERFMON_EVENTSEL_ANY))
+		return 0;
+
+	/* Counting for the other thread of the core too. */
+	if (x86_pmu.version < 3)
+		return -EINVAL;
+	ret = perf_allow_cpu(attr);
+	if (ret)
+		return ret;
+	event->hw.config |= ARCH_PERFMON_EVENTSEL_ANY;
+	return 0;
+}
+
+static ssize_t freeze_on_smi_show(struct device *dev,
+				  struct device_attribute *attr, char *page)
+{
+	return sysfs_emit(page, "%d\n", READ_ONCE(intel_freeze_on_smi));
+}
+
+static ssize_t freeze_on_smi_store(struct device *dev,
+				   struct device_attribute *attr,
+				   const char *buf, size_t count)
+{
+	unsigned long val;
+	int ret;
+
+	ret = kstrtoul(buf, 0, &val);
+	if (ret)
+		return ret;
+	if (val > 1)
+		return -EINVAL;
+
+	mutex_lock(&intel_freeze_mutex);
+	if (val != READ_ONCE(intel_freeze_on_smi)) {
+		WRITE_ONCE(intel_freeze_on_smi, val);
+		cpus_read_lock();
+		on_each_cpu(intel_set_freeze_on_smi, NULL, 1);
+		cpus_read_unlock();
+	}
+	mutex_unlock(&intel_freeze_mutex);
+	return count;
+}
+static DEVICE_ATTR_RW(freeze_on_smi);
+
+static struct attribute *intel_extra_attrs[] = {
+	&dev_attr_freeze_on_smi.attr,
+	NULL,
+};
+
+X86_FORMAT_ATTR(intel_event, event, "config:0-7");
+X86_FORMAT_ATTR(intel_umask, umask, "config:8-15");
+X86_FORMAT_ATTR(intel_edge, edge, "config:18");
+X86_FORMAT_ATTR(intel_pc, pc, "config:19");
+X86_FORMAT_ATTR(intel_any, any, "config:21");
+X86_FORMAT_ATTR(intel_inv, inv, "config:23");
+X86_FORMAT_ATTR(intel_cmask, cmask, "config:24-31");
+
+/* With AnyThread (versions 3 and 4, where not deprecated) and without. */
+static struct attribute *intel_format_any[] = {
+	&intel_event.attr.attr,
+	&intel_umask.attr.attr,
+	&intel_edge.attr.attr,
+	&intel_pc.attr.attr,
+	&intel_any.attr.attr,
+	&intel_inv.attr.attr,
+	&intel_cmask.attr.attr,
+	NULL,
+};
+
+static struct attribute *intel_format[] = {
+	&intel_event.attr.attr,
+	&intel_umask.attr.attr,
+	&intel_edge.attr.attr,
+	&intel_pc.attr.attr,
+	&intel_inv.attr.attr,
+	&intel_cmask.attr.attr,
+	NULL,
+};
+
+/*
+ * Whether the counters are really there: a hypervisor may advertise
+ * them and fault on the MSRs, or drop the writes.  A counter the BIOS
+ * left running is worth a warning, not a refusal.
+ */
+static int __init intel_check_hardware(void)
+{
+	u64 val, back;
+	int idx;
+
+	for (idx = 0; idx < hweight64(x86_pmu.gp); idx++) {
+		if (rdmsrl_safe(x86_evtsel_msr(idx), &val))
+			goto broken;
+		if (val & ARCH_PERFMON_EVENTSEL_ENABLE) {
+			pr_err(FW_BUG "the BIOS has corrupted hw-PMU resources (MSR %x is %llx)\n",
+			       x86_evtsel_msr(idx), val);
+			pr_err("Broken BIOS detected, complain to your hardware vendor.\n");
+		}
+	}
+	val = 0xabcd;
+	if (wrmsrl_safe(x86_ctr_msr(0), val) ||
+	    rdmsrl_safe(x86_ctr_msr(0), &back) || back != val)
+		goto broken;
+	wrmsrl_safe(x86_ctr_msr(0), 0);
+	return 0;
+
+broken:
+	if (boot_cpu_has(X86_FEATURE_HYPERVISOR))
+		pr_info("Performance Events: PMU not available due to virtualization, using software events only.\n");
+	else
+		pr_err("Performance Events: Broken PMU hardware detected, using software events only.\n");
+	return -ENODEV;
+}
+
+/**
+ * intel_pmu_probe - fill in x86_pmu from CPUID leaf 0xA
+ *
+ * Return: 0, -ENODEV when the CPU has no architectural PMU, or -EIO
+ * when it has one that does not work (and the log says so).
+ */
+int __init intel_pmu_probe(void)
+{
+	union cpuid10_eax eax;
+	union cpuid10_ebx ebx;
+	union cpuid10_edx edx;
+	unsigned int ecx, fixed_n, i;
+	u64 caps = 0;
+
+	if (boot_cpu_data.x86_vendor != X86_VENDOR_INTEL ||
+	    !boot_cpu_has(X86_FEATURE_ARCH_PERFMON) ||
+	    boot_cpu_data.cpuid_level < 0xa)
+		return -ENODEV;
+
+	cpuid(0xa, &eax.full, &ebx.full, &ecx, &edx.full);
+	if (!eax.split.version_id || !eax.split.num_counters)
+		return -ENODEV;
+
+	x86_pmu.driver = "Intel";
+	x86_pmu.name = "generic architected perfmon";
+	x86_pmu.version = eax.split.version_id;
+	x86_pmu.width = eax.split.bit_width;
+	x86_pmu.gp = GENMASK_ULL(min_t(unsigned int, eax.split.num_counters,
+				       INTEL_PMC_MAX_GENERIC) - 1, 0);
+	x86_pmu.evtsel = MSR_ARCH_PERFMON_EVENTSEL0;
+	x86_pmu.ctr = MSR_ARCH_PERFMON_PERFCTR0;
+	x86_pmu.stride = 1;
+	x86_pmu.max_period = U32_MAX >> 1;
+	x86_pmu.raw_mask = X86_RAW_EVENT_MASK;
+	x86_pmu.event_map = intel_event_map;
+	x86_pmu.hw_config = intel_hw_config;
+	x86_pmu.counters_for = intel_counters_for;
+	x86_pmu.enable = intel_enable;
+	x86_pmu.disable = intel_disable;
+	x86_pmu.reset = intel_reset;
+	x86_pmu.rdpmc_index = intel_rdpmc_index;
+	x86_pmu.extra_attrs = intel_extra_attrs;
+
+	if (x86_pmu.version >= 2) {
+		fixed_n = edx.split.num_counters_fixed;
+		if (x86_pmu.version >= 5)
+			x86_pmu.fixed = (u64)ecx << X86_PMC_FIXED;
+		x86_pmu.fixed |= GENMASK_ULL(X86_PMC_FIXED + fixed_n - 1,
+					     X86_PMC_FIXED) * !!fixed_n;
+		/* Only the fixed events we know of. */
+		x86_pmu.fixed &= GENMASK_ULL(X86_PMC_FIXED +
+					     ARRAY_SIZE(intel_fixed_events) - 1,
+					     X86_PMC_FIXED);
+		x86_pmu.pmu_name = "generic_arch_v2+";
+		x86_pmu.enable_all = intel_enable_all;
+		x86_pmu.disable_all = intel_disable_all;
+		x86_pmu.status = intel_status;
+		x86_pmu.ack = intel_ack;
+	} else {
+		x86_pmu.pmu_name = "generic_arch_v1";
+		x86_pmu.enable_all = intel_v1_enable_all;
+		x86_pmu.disable_all = intel_v1_disable_all;
+		x86_pmu.status = intel_v1_status;
+		x86_pmu.ack = intel_v1_ack;
+	}
+	if (x86_pmu.version >= 3 && !edx.split.anythread_deprecated)
+		x86_pmu.format = intel_format_any;
+	else
+		x86_pmu.format = intel_format;
+
+	for (i = 0; i < ARRAY_SIZE(intel_arch_events); i++) {
+		if (i < eax.split.mask_length && (ebx.full & BIT(i)))
+			continue;
+		intel_event_map[intel_arch_events[i].id] =
+			intel_arch_events[i].code;
+	}
+	intel_event_map[PERF_COUNT_HW_REF_CPU_CYCLES] = INTEL_REF_CYCLES;
+
+	if (intel_check_hardware())
+		return -EIO;
+
+	if (boot_cpu_has(X86_FEATURE_PDCM))
+		rdmsrl_safe(MSR_IA32_PERF_CAPABILITIES, &caps);
+	if (caps & INTEL_CAP_FULL_WIDTH) {
+		x86_pmu.ctr = MSR_IA32_PMC0;
+		x86_pmu.max_period = GENMASK_ULL(x86_pmu.width - 2, 0);
+		pr_info("Performance Events: %s, full-width counters, %s PMU driver.\n",
+			x86_pmu.name, x86_pmu.driver);
+	} else {
+		pr_info("Performance Events: %s, %s PMU driver.\n",
+			x86_pmu.name, x86_pmu.driver);
+	}
+	return 0;
+}

@@ -1,0 +1,202 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * The x86 counter PMU ("cpu"): what the vendor-neutral part (counters.c,
+ * assign.c, nmi.c, rdpmc.c, sysfs.c) and the vendor parts (intel/, amd/)
+ * share.
+ *
+ * Counters are numbered as the bits of IA32_PERF_GLOBAL_CTRL: general
+ * counters from 0, Intel's fixed counters from X86_PMC_FIXED (32).  A set
+ * of counters is a u64 with one bit per counter.
+ *
+ * A vendor fills in struct x86_pmu at boot (intel_pmu_probe(),
+ * amd_pmu_probe()): what the hardware has, how events map onto it, and
+ * the few operations that differ between vendors.  Nothing in it changes
+ * after boot but the rdpmc and freeze_on_smi settings.
+ */
+#ifndef _ARCH_X86_EVENTS_PMU_H
+#define _ARCH_X86_EVENTS_PMU_H
+
+#include <linux/perf_event.h>
+#include <linux/device.h>
+#include <linux/sysfs.h>
+#include <asm/perf_event.h>
+
+#define X86_PMC_FIXED		INTEL_PMC_IDX_FIXED
+#define X86_PMC_MAX		X86_PMC_IDX_MAX
+
+/* hw_perf_event::x86_flags */
+#define X86_EVENT_USER_RDPMC	BIT(0)	/* user space may rdpmc it */
+
+/* What a hardware event code of a map may also be: refused with EINVAL. */
+#define X86_EVENT_INVALID	(~0ULL)
+
+/* A table of cache events, indexed by cache, operation and result. */
+typedef u64 x86_cache_map_t[PERF_COUNT_HW_CACHE_MAX]
+			   [PERF_COUNT_HW_CACHE_OP_MAX]
+			   [PERF_COUNT_HW_CACHE_RESULT_MAX];
+
+/**
+ * struct x86_pmu - the counter hardware of this machine and its driver
+ * @name: for the boot message ("generic architected perfmon", ...)
+ * @driver: the driver's name in the boot message ("Intel", "AMD")
+ * @pmu_name: caps/pmu_name, or NULL for none
+ * @version: architectural perfmon version (AMD: 2 with PerfMonV2)
+ * @width: bits in a counter
+ * @gp: the general counters
+ * @fixed: the fixed counters
+ * @max_period: the longest period a counter can be loaded with
+ * @evtsel: MSR of general counter 0's event select
+ * @ctr: MSR of general counter 0
+ * @stride: MSR distance between general counters
+ * @raw_mask: attr.config bits a raw event may set
+ * @event_map: event code of each PERF_COUNT_HW_*; 0 for none
+ * @cache_map: event code of each cache event; 0 for none, or NULL
+ * @format: the format/ attributes
+ * @extra_attrs: more attributes in the PMU's directory, or NULL
+ * @hw_config: check a new event and fill in hw.config: 0 or -errno
+ * @counters_for: the counters an event with this config may use
+ * @enable_all: let the counters in the set count
+ * @disable_all: stop every counter at once
+ * @enable: start one counter with the event's config
+ * @disable: stop one counter
+ * @status: the counters that overflowed
+ * @ack: clear the overflow bits in the set
+ * @reset: put this CPU's counters in their boot state
+ * @rdpmc_index: the ECX of rdpmc for a counter
+ */
+struct x86_pmu {
+	const char		*name;
+	const char		*driver;
+	const char		*pmu_name;
+	unsigned int		version;
+	unsigned int		width;
+	u64			gp;
+	u64			fixed;
+	u64			max_period;
+	u32			evtsel;
+	u32			ctr;
+	u32			stride;
+	u64			raw_mask;
+	const u64		*event_map;
+	const x86_cache_map_t	*cache_map;
+	struct attribute	**format;
+	struct attribute	**extra_attrs;
+
+	int	(*hw_config)(struct perf_event *event);
+	u64	(*counters_for)(u64 config);
+	void	(*enable_all)(u64 running);
+	void	(*disable_all)(u64 running);
+	void	(*enable)(struct perf_event *event);
+	void	(*disable)(struct perf_event *event);
+	u64	(*status)(u64 running);
+	void	(*ack)(u64 status);
+	void	(*reset)(void);
+	u32	(*rdpmc_index)(int idx);
+};
+
+extern struct x86_pmu x86_pmu;
+extern struct pmu x86_cpu_pmu;
+
+/*
+ * The most events one CPU can have on its counters at once; more than
+ * that can never fit.
+ */
+#define X86_PMU_MAX_EVENTS	(INTEL_PMC_MAX_GENERIC + INTEL_PMC_MAX_FIXED)
+
+/**
+ * struct x86_pmu_cpu - one CPU's counters
+ * @events: the events added to this CPU's PMU, in the order added
+ * @assign: the counter chosen for each of @events
+ * @n_events: how many there are
+ * @on: the event each counter runs, or NULL
+ * @placed: counters programmed for the event in @on
+ * @running: counters of @placed that are counting
+ * @used: counters that may hold a count user space must not see
+ * @pending: events were added since the counters were last placed
+ * @enabled: the PMU is not inside perf_pmu_disable()
+ *
+ * Locking: changed only on its own CPU with interrupts off, by the
+ * core's add/del/start/stop and perf_pmu_enable/disable.  The NMI
+ * handler may run in between: it looks only at @running counters and
+ * at the events in @on for them, and a counter's bit in @running is
+ * cleared before its @on entry changes and set after.
+ */
+struct x86_pmu_cpu {
+	struct perf_event	*events[X86_PMU_MAX_EVENTS];
+	int			assign[X86_PMU_MAX_EVENTS];
+	int			n_events;
+	struct perf_event	*on[X86_PMC_MAX];
+	u64			placed;
+	u64			running;
+	u64			used;
+	bool			pending;
+	bool			enabled;
+};
+
+DECLARE_PER_CPU(struct x86_pmu_cpu, x86_pmu_cpu);
+
+bool x86_assign_counters(const u64 *allowed, int n, int *assign);
+
+u64 x86_event_update(struct perf_event *event);
+void x86_event_set_period(struct perf_event *event);
+void x86_pmu_stop(struct perf_event *event, int flags);
+int x86_hw_config(struct perf_event *event);
+int x86_pmu_register(void);
+
+/**
+ * struct x86_format_attr - a format/ file
+ * @attr: the file
+ * @bits: the config bits of the field, "config:0-7"
+ */
+struct x86_format_attr {
+	struct device_attribute	attr;
+	const char		*bits;
+};
+
+ssize_t x86_format_show(struct device *dev, struct device_attribute *attr,
+			char *page);
+
+#define X86_FORMAT_ATTR(_var, _name, _bits)				\
+	static struct x86_format_attr _var = {				\
+		.attr = __ATTR(_name, 0444, x86_format_show, NULL),	\
+		.bits = _bits,						\
+	}
+
+void x86_pmu_nmi_init(void);
+int x86_pmu_sysfs_init(void);
+void x86_rdpmc_init_event(struct perf_event *event);
+void x86_rdpmc_mapped(struct perf_event *event, struct mm_struct *mm);
+void x86_rdpmc_unmapped(struct perf_event *event, struct mm_struct *mm);
+void x86_rdpmc_update_userpage(struct perf_event *event,
+			       struct perf_event_mmap_page *up);
+extern struct attribute *x86_rdpmc_attrs[];
+
+/* The counter MSRs of general counter @idx. */
+static inline u32 x86_evtsel_msr(int idx)
+{
+	return x86_pmu.evtsel + idx * x86_pmu.stride;
+}
+
+static inline u32 x86_ctr_msr(int idx)
+{
+	return x86_pmu.ctr + idx * x86_pmu.stride;
+}
+
+static inline u64 x86_all_counters(void)
+{
+	return x86_pmu.gp | x86_pmu.fixed;
+}
+
+#ifdef CONFIG_CPU_SUP_INTEL
+int intel_pmu_probe(void);
+#else
+static inline int intel_pmu_probe(void) { return -ENODEV; }
+#endif
+
+#ifdef CONFIG_CPU_SUP_AMD
+int amd_pmu_probe(void);
+#else
+static inline int amd_pmu_probe(void) { return -ENODEV; }
+#endif
+
+#endif /* _ARCH_X86_EVENTS_PMU_H */

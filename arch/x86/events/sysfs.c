@@ -1,0 +1,207 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * /sys/bus/event_source/devices/cpu/: what perf reads to learn the PMU.
+ *
+ *   format/	how a raw config is built (the vendor's list)
+ *   events/	the generic hardware events this CPU has, as raw configs
+ *   caps/	max_precise, pmu_name (Intel), and, our extension (6.1 has
+ *		no way to ask), gp_counters and fixed_counters: how many
+ *		general and fixed counters the PMU has
+ *   rdpmc	see rdpmc.c; the vendor may add more (freeze_on_smi)
+ */
+#include <linux/device.h>
+#include <linux/kernel.h>
+#include <linux/sysfs.h>
+
+#include "pmu.h"
+
+/**
+ * struct x86_event_attr - an events/ file for a generic hardware event
+ * @attr: the file
+ * @id: its PERF_COUNT_HW_* number
+ */
+struct x86_event_attr {
+	struct device_attribute	attr;
+	int			id;
+};
+
+static ssize_t x86_event_show(struct device *dev,
+			      struct device_attribute *attr, char *page)
+{
+	int id = container_of(attr, struct x86_event_attr, attr)->id;
+	u64 code = x86_pmu.event_map[id];
+	u64 event = (code & ARCH_PERFMON_EVENTSEL_EVENT) |
+		    ((code >> 24) & 0xf00);
+	u64 umask = (code & ARCH_PERFMON_EVENTSEL_UMASK) >> 8;
+	int len;
+
+	len = sysfs_emit(page, "event=0x%02llx", event);
+	if (umask)
+		len += sysfs_emit_at(page, len, ",umask=0x%02llx", umask);
+	if (code & ARCH_PERFMON_EVENTSEL_EDGE)
+		len += sysfs_emit_at(page, len, ",edge");
+	if (code & ARCH_PERFMON_EVENTSEL_INV)
+		len += sysfs_emit_at(page, len, ",inv");
+	if (code & ARCH_PERFMON_EVENTSEL_CMASK)
+		len += sysfs_emit_at(page, len, ",cmask=0x%02llx",
+				     (code & ARCH_PERFMON_EVENTSEL_CMASK) >> 24);
+	len += sysfs_emit_at(page, len, "\n");
+	return len;
+}
+
+#define X86_EVENT_ATTR(_var, _name, _id)				\
+	static struct x86_event_attr x86_event_##_var = {		\
+		.attr = {						\
+			.attr = { .name = _name, .mode = 0444 },	\
+			.show = x86_event_show,				\
+		},							\
+		.id = _id,						\
+	}
+
+X86_EVENT_ATTR(cycles, "cpu-cycles", PERF_COUNT_HW_CPU_CYCLES);
+X86_EVENT_ATTR(instructions, "instructions", PERF_COUNT_HW_INSTRUCTIONS);
+X86_EVENT_ATTR(cache_refs, "cache-references",
+	       PERF_COUNT_HW_CACHE_REFERENCES);
+X86_EVENT_ATTR(cache_misses, "cache-misses", PERF_COUNT_HW_CACHE_MISSES);
+X86_EVENT_ATTR(branches, "branch-instructions",
+	       PERF_COUNT_HW_BRANCH_INSTRUCTIONS);
+X86_EVENT_ATTR(branch_misses, "branch-misses", PERF_COUNT_HW_BRANCH_MISSES);
+X86_EVENT_ATTR(bus_cycles, "bus-cycles", PERF_COUNT_HW_BUS_CYCLES);
+X86_EVENT_ATTR(stalled_front, "stalled-cycles-frontend",
+	       PERF_COUNT_HW_STALLED_CYCLES_FRONTEND);
+X86_EVENT_ATTR(stalled_back, "stalled-cycles-backend",
+	       PERF_COUNT_HW_STALLED_CYCLES_BACKEND);
+X86_EVENT_ATTR(ref_cycles, "ref-cycles", PERF_COUNT_HW_REF_CPU_CYCLES);
+
+static struct attribute *x86_event_attrs[] = {
+	&x86_event_cycles.attr.attr,
+	&x86_event_instructions.attr.attr,
+	&x86_event_cache_refs.attr.attr,
+	&x86_event_cache_misses.attr.attr,
+	&x86_event_branches.attr.attr,
+	&x86_event_branch_misses.attr.attr,
+	&x86_event_bus_cycles.attr.attr,
+	&x86_event_stalled_front.attr.attr,
+	&x86_event_stalled_back.attr.attr,
+	&x86_event_ref_cycles.attr.attr,
+	NULL,
+};
+
+/* Only the events the CPU has. */
+static umode_t x86_event_visible(struct kobject *kobj, struct attribute *attr,
+				 int i)
+{
+	struct x86_event_attr *ea = container_of(attr, struct x86_event_attr,
+						 attr.attr);
+	u64 code = x86_pmu.event_map[ea->id];
+
+	return code && code != X86_EVENT_INVALID ? attr->mode : 0;
+}
+
+static const struct attribute_group x86_events_group = {
+	.name		= "events",
+	.attrs		= x86_event_attrs,
+	.is_visible	= x86_event_visible,
+};
+
+static ssize_t max_precise_show(struct device *dev,
+				struct device_attribute *attr, char *page)
+{
+	return sysfs_emit(page, "0\n");
+}
+static DEVICE_ATTR_RO(max_precise);
+
+static ssize_t pmu_name_show(struct device *dev,
+			     struct device_attribute *attr, char *page)
+{
+	return sysfs_emit(page, "%s\n", x86_pmu.pmu_name);
+}
+static DEVICE_ATTR_RO(pmu_name);
+
+static ssize_t gp_counters_show(struct device *dev,
+				struct device_attribute *attr, char *page)
+{
+	return sysfs_emit(page, "%u\n", (unsigned int)hweight64(x86_pmu.gp));
+}
+static DEVICE_ATTR_RO(gp_counters);
+
+static ssize_t fixed_counters_show(struct device *dev,
+				   struct device_attribute *attr, char *page)
+{
+	return sysfs_emit(page, "%u\n",
+			  (unsigned int)hweight64(x86_pmu.fixed));
+}
+static DEVICE_ATTR_RO(fixed_counters);
+
+static struct attribute *x86_caps_attrs[] = {
+	&dev_attr_max_precise.attr,
+	&dev_attr_pmu_name.attr,
+	&dev_attr_gp_counters.attr,
+	&dev_attr_fixed_counters.attr,
+	NULL,
+};
+
+static umode_t x86_caps_visible(struct kobject *kobj, struct attribute *attr,
+				int i)
+{
+	if (attr == &dev_attr_pmu_name.attr && !x86_pmu.pmu_name)
+		return 0;
+	return attr->mode;
+}
+
+static const struct attribute_group x86_caps_group = {
+	.name		= "caps",
+	.attrs		= x86_caps_attrs,
+	.is_visible	= x86_caps_visible,
+};
+
+static struct attribute_group x86_format_group = {
+	.name		= "format",
+};
+
+static const struct attribute_group x86_rdpmc_group = {
+	.attrs		= x86_rdpmc_attrs,
+};
+
+static struct attribute_group x86_extra_group;
+
+static const struct attribute_group *x86_attr_groups[] = {
+	&x86_format_group,
+	&x86_events_group,
+	&x86_caps_group,
+	&x86_rdpmc_group,
+	NULL,	/* the vendor's extra attributes, if any */
+	NULL,
+};
+
+/**
+ * x86_pmu_sysfs_init - the cpu PMU's attribute groups, from x86_pmu
+ *
+ * Return: 0.
+ */
+int __init x86_pmu_sysfs_init(void)
+{
+	x86_format_group.attrs = x86_pmu.format;
+	if (x86_pmu.extra_attrs) {
+		x86_extra_group.attrs = x86_pmu.extra_attrs;
+		x86_attr_groups[ARRAY_SIZE(x86_attr_groups) - 2] =
+			&x86_extra_group;
+	}
+	x86_cpu_pmu.attr_groups = x86_attr_groups;
+	return 0;
+}
+
+/**
+ * x86_format_show - a format/ file: the config bits of one field
+ * @dev: the PMU's device
+ * @attr: a struct x86_format_attr
+ * @page: the output
+ *
+ * Return: the length written.
+ */
+ssize_t x86_format_show(struct device *dev, struct device_attribute *attr,
+			char *page)
+{
+	return sysfs_emit(page, "%s\n",
+			  container_of(attr, struct x86_format_attr, attr)->bits);
+}
