@@ -80,9 +80,9 @@ struct perf_event *perf_event_alloc(struct perf_event_attr *attr, int cpu,
 void perf_event_free(struct perf_event *event);
 void perf_event_get_ref(struct perf_event *event);
 void perf_event_put(struct perf_event *event);
-bool perf_event_valid_group(struct perf_event *leader,
-			    struct perf_event *event,
-			    struct perf_event_context *ctx);
+int perf_event_check_group(struct perf_event *leader,
+			   struct perf_event *event,
+			   struct perf_event_context *ctx);
 
 /* pmu.c, sysfs.c */
 void perf_pmus_sysfs_start(void);
@@ -197,7 +197,8 @@ static inline void perf_tp_register(void) { }
 static inline int perf_event_set_filter(struct perf_event *event,
 					void __user *arg)
 {
-	return -EINVAL;
+	return perf_refuse(-EINVAL, "IOC_SET_FILTER: not a trace event",
+			   event->attr.type);
 }
 #endif
 
