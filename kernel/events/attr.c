@@ -26,7 +26,10 @@
  */
 int perf_check_open_flags(unsigned long flags)
 {
-	return flags & ~PERF_FLAG_ALL ? -EINVAL : 0;
+	if (flags & ~PERF_FLAG_ALL)
+		return perf_refuse(-EINVAL, "flags: unknown bits",
+				   flags & ~PERF_FLAG_ALL);
+	return 0;
 }
 
 static bool perf_clockid_valid(clockid_t id)
@@ -46,58 +49,83 @@ static bool perf_clockid_valid(clockid_t id)
 /* The reserved fields and the bits no kernel knows. */
 static int perf_check_attr_format(const struct perf_event_attr *attr)
 {
-	if (attr->__reserved_1 || attr->__reserved_2 || attr->__reserved_3)
-		return -EINVAL;
+	u64 branches = attr->branch_sample_type;
+
+	if (attr->__reserved_1)
+		return perf_refuse(-EINVAL, "flags: bits after sigtrap set",
+				   attr->__reserved_1);
+	if (attr->__reserved_2)
+		return perf_refuse(-EINVAL, "__reserved_2: not zero",
+				   attr->__reserved_2);
+	if (attr->__reserved_3)
+		return perf_refuse(-EINVAL, "__reserved_3: not zero",
+				   attr->__reserved_3);
 
 	if (attr->sample_type & ~(PERF_SAMPLE_MAX - 1))
-		return -EINVAL;
+		return perf_refuse(-EINVAL, "sample_type: unknown bits",
+				   attr->sample_type & ~(PERF_SAMPLE_MAX - 1));
 
 	if (attr->read_format & ~(PERF_FORMAT_MAX - 1))
-		return -EINVAL;
+		return perf_refuse(-EINVAL, "read_format: unknown bits",
+				   attr->read_format & ~(PERF_FORMAT_MAX - 1));
 
 	/* A branch stack of known branch types, and of at least one. */
-	if (attr->sample_type & PERF_SAMPLE_BRANCH_STACK &&
-	    (attr->branch_sample_type & ~(PERF_SAMPLE_BRANCH_MAX - 1) ||
-	     !(attr->branch_sample_type & ~PERF_SAMPLE_BRANCH_PLM_ALL)))
-		return -EINVAL;
-
+	if (!(attr->sample_type & PERF_SAMPLE_BRANCH_STACK))
+		return 0;
+	if (branches & ~(PERF_SAMPLE_BRANCH_MAX - 1))
+		return perf_refuse(-EINVAL, "branch_sample_type: unknown bits",
+				   branches & ~(PERF_SAMPLE_BRANCH_MAX - 1));
+	if (!(branches & ~PERF_SAMPLE_BRANCH_PLM_ALL))
+		return perf_refuse(-EINVAL,
+				   "branch_sample_type: no branch type",
+				   branches);
 	return 0;
 }
 
 /* The fields that depend on each other. */
 static int perf_check_attr_fields(const struct perf_event_attr *attr)
 {
+	u64 type = attr->sample_type;
+
 	/* One format of weight or the other. */
-	if ((attr->sample_type & PERF_SAMPLE_WEIGHT_TYPE) ==
-	    PERF_SAMPLE_WEIGHT_TYPE)
-		return -EINVAL;
+	if ((type & PERF_SAMPLE_WEIGHT_TYPE) == PERF_SAMPLE_WEIGHT_TYPE)
+		return perf_refuse(-EINVAL,
+				   "sample_type: WEIGHT with WEIGHT_STRUCT", type);
 
-	if (attr->sample_type & PERF_SAMPLE_REGS_USER &&
+	if (type & PERF_SAMPLE_REGS_USER &&
 	    perf_reg_validate(attr->sample_regs_user))
-		return -EINVAL;
+		return perf_refuse(-EINVAL, "sample_regs_user: invalid mask",
+				   attr->sample_regs_user);
 
-	if (attr->sample_type & PERF_SAMPLE_REGS_INTR &&
+	if (type & PERF_SAMPLE_REGS_INTR &&
 	    perf_reg_validate(attr->sample_regs_intr))
-		return -EINVAL;
+		return perf_refuse(-EINVAL, "sample_regs_intr: invalid mask",
+				   attr->sample_regs_intr);
 
-	if (attr->sample_type & PERF_SAMPLE_STACK_USER &&
-	    (attr->sample_stack_user > USHRT_MAX ||
-	     !IS_ALIGNED(attr->sample_stack_user, sizeof(u64))))
-		return -EINVAL;
+	if (type & PERF_SAMPLE_STACK_USER) {
+		if (attr->sample_stack_user > USHRT_MAX)
+			return perf_refuse(-EINVAL,
+					   "sample_stack_user: above 65535",
+					   attr->sample_stack_user);
+		if (!IS_ALIGNED(attr->sample_stack_user, sizeof(u64)))
+			return perf_refuse(-EINVAL,
+					   "sample_stack_user: not a multiple of 8",
+					   attr->sample_stack_user);
+	}
 
-#ifndef CONFIG_CGROUP_PERF
-	if (attr->sample_type & PERF_SAMPLE_CGROUP)
-		return -EINVAL;
-#endif
+	if (!IS_ENABLED(CONFIG_CGROUP_PERF) && type & PERF_SAMPLE_CGROUP)
+		return perf_refuse(-EINVAL, "sample_type: CGROUP without cgroups",
+				   type);
 
 	if (attr->inherit_thread && !attr->inherit)
-		return -EINVAL;
+		return perf_refuse(-EINVAL, "inherit_thread: without inherit", 1);
 
 	if (attr->remove_on_exec && attr->enable_on_exec)
-		return -EINVAL;
+		return perf_refuse(-EINVAL,
+				   "remove_on_exec: with enable_on_exec", 1);
 
 	if (attr->sigtrap && !attr->remove_on_exec)
-		return -EINVAL;
+		return perf_refuse(-EINVAL, "sigtrap: without remove_on_exec", 1);
 
 	return 0;
 }
@@ -114,7 +142,10 @@ static int perf_check_attr_fields(const struct perf_event_attr *attr)
  */
 int perf_check_attr_period(const struct perf_event_attr *attr)
 {
-	return !attr->freq && attr->sample_period & BIT_ULL(63) ? -EINVAL : 0;
+	if (!attr->freq && attr->sample_period & BIT_ULL(63))
+		return perf_refuse(-EINVAL, "sample_period: top bit set",
+				   attr->sample_period);
+	return 0;
 }
 
 /**
@@ -128,8 +159,10 @@ int perf_check_attr_period(const struct perf_event_attr *attr)
  */
 int perf_check_attr_inherit(const struct perf_event_attr *attr)
 {
-	return attr->inherit && attr->sample_type & PERF_SAMPLE_READ ?
-	       -EINVAL : 0;
+	if (attr->inherit && attr->sample_type & PERF_SAMPLE_READ)
+		return perf_refuse(-EINVAL, "inherit: with sample_type READ",
+				   attr->sample_type);
+	return 0;
 }
 
 /**
@@ -153,7 +186,8 @@ int perf_check_attr(const struct perf_event_attr *attr)
 	if (!ret)
 		ret = perf_check_attr_period(attr);
 	if (!ret && attr->use_clockid && !perf_clockid_valid(attr->clockid))
-		ret = -EINVAL;
+		ret = perf_refuse(-EINVAL, "clockid: unknown clock",
+				  attr->clockid);
 	if (!ret)
 		ret = perf_check_attr_inherit(attr);
 	return ret;
@@ -167,6 +201,7 @@ int perf_check_attr(const struct perf_event_attr *attr)
 static int perf_check_attr_branch_privilege(struct perf_event_attr *attr)
 {
 	u64 *types = &attr->branch_sample_type;
+	int ret;
 
 	if (!(attr->sample_type & PERF_SAMPLE_BRANCH_STACK))
 		return 0;
@@ -178,8 +213,12 @@ static int perf_check_attr_branch_privilege(struct perf_event_attr *attr)
 		if (!attr->exclude_hv)
 			*types |= PERF_SAMPLE_BRANCH_HV;
 	}
-	if (*types & (PERF_SAMPLE_BRANCH_KERNEL | PERF_SAMPLE_BRANCH_HV))
-		return perf_allow_kernel(attr);
+	if (!(*types & (PERF_SAMPLE_BRANCH_KERNEL | PERF_SAMPLE_BRANCH_HV)))
+		return 0;
+	ret = perf_allow_kernel(attr);
+	if (ret)
+		return perf_refuse(ret, "branch_sample_type: kernel needs privilege",
+				   *types);
 	return 0;
 }
 
@@ -205,19 +244,29 @@ int perf_copy_attr(struct perf_event_attr __user *uattr,
 	int ret;
 
 	if (get_user(size, &uattr->size))
-		return -EFAULT;
+		return perf_refuse(-EFAULT, "attr: not readable",
+				   (unsigned long)uattr);
 
 	/* Size 0 means the first published version of the structure. */
 	if (!size)
 		size = PERF_ATTR_SIZE_VER0;
-	if (size < PERF_ATTR_SIZE_VER0 || size > PAGE_SIZE)
+	if (size < PERF_ATTR_SIZE_VER0) {
+		perf_refuse(-E2BIG, "size: below PERF_ATTR_SIZE_VER0", size);
 		goto too_big;
+	}
+	if (size > PAGE_SIZE) {
+		perf_refuse(-E2BIG, "size: above the page size", size);
+		goto too_big;
+	}
 
 	ret = copy_struct_from_user(attr, sizeof(*attr), uattr, size);
-	if (ret == -E2BIG)
+	if (ret == -E2BIG) {
+		perf_refuse(-E2BIG, "size: unknown fields not zero", size);
 		goto too_big;
+	}
 	if (ret)
-		return ret;
+		return perf_refuse(ret, "attr: not readable",
+				   (unsigned long)uattr);
 
 	attr->size = size;
 
@@ -233,6 +282,7 @@ int perf_copy_attr(struct perf_event_attr __user *uattr,
 
 too_big:
 	if (put_user(sizeof(*attr), &uattr->size))
-		return -EFAULT;
+		return perf_refuse(-EFAULT, "attr: size not writable",
+				   (unsigned long)uattr);
 	return -E2BIG;
 }

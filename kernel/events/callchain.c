@@ -70,7 +70,7 @@ static int perf_callchain_bufs_alloc(void)
 
 	bufs = kzalloc(struct_size(bufs, cpu, nr_cpu_ids), GFP_KERNEL);
 	if (!bufs)
-		return -ENOMEM;
+		return perf_refuse(-ENOMEM, "callchain: out of memory", 0);
 	bufs->entries = entries;
 	size = struct_size((struct perf_callchain_entry *)NULL, ip, entries);
 	for_each_possible_cpu(cpu) {
@@ -79,7 +79,8 @@ static int perf_callchain_bufs_alloc(void)
 							     cpu_to_node(cpu));
 			if (!bufs->cpu[cpu][level]) {
 				perf_callchain_bufs_free(bufs);
-				return -ENOMEM;
+				return perf_refuse(-ENOMEM,
+						   "callchain: out of memory", 0);
 			}
 		}
 	}
@@ -101,7 +102,9 @@ int perf_callchain_get(u32 max_stack)
 
 	mutex_lock(&perf_callchain_mutex);
 	if (max_stack > READ_ONCE(sysctl_perf_event_max_stack))
-		ret = -EOVERFLOW;
+		ret = perf_refuse(-EOVERFLOW,
+				  "sample_max_stack: above perf_event_max_stack",
+				  max_stack);
 	else if (!perf_callchain_users)
 		ret = perf_callchain_bufs_alloc();
 	if (!ret)

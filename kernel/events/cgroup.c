@@ -339,12 +339,15 @@ int perf_cgroup_connect(struct perf_event *event, int fd)
 	struct fd f = fdget(fd);
 
 	if (!f.file)
-		return -EBADF;
+		return perf_refuse(-EBADF, "pid: cgroup fd not open", fd);
 	css = css_tryget_online_from_dir(f.file->f_path.dentry,
 					 &perf_event_cgrp_subsys);
 	fdput(f);
 	if (IS_ERR(css))
-		return PTR_ERR(css);
+		return perf_refuse(PTR_ERR(css), PTR_ERR(css) == -EBADF ?
+				   "pid: not a cgroup directory" :
+				   "pid: cgroup without perf_event, or dying",
+				   fd);
 
 	event->cgrp = perf_cgroup_from_css(css);
 	static_branch_inc(&perf_cgroup_events);

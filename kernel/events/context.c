@@ -1042,13 +1042,14 @@ struct perf_event_context *perf_find_get_context(struct task_struct *task,
 
 	new = perf_ctx_alloc_task(NULL);
 	if (!new)
-		return ERR_PTR(-ENOMEM);
+		return ERR_PTR(perf_refuse(-ENOMEM, "context: out of memory", 0));
 
 	mutex_lock(&task->perf_event_mutex);
 	if (task->flags & PF_EXITING) {
 		mutex_unlock(&task->perf_event_mutex);
 		kfree(new);
-		return ERR_PTR(-ESRCH);
+		return ERR_PTR(perf_refuse(-ESRCH, "pid: task exiting",
+					   task_pid_vnr(task)));
 	}
 	ctx = task->perf_event_ctxp[0];
 	if (!ctx) {

@@ -46,11 +46,13 @@ static int perf_event_set_clock(struct perf_event *event)
 		if (perf_clocks[i].id != event->attr.clockid)
 			continue;
 		if (nmi && !perf_clocks[i].nmi_safe)
-			return -EINVAL;
+			return perf_refuse(-EINVAL, "clockid: not NMI-safe",
+					   event->attr.clockid);
 		event->clock = perf_clocks[i].read;
 		return 0;
 	}
-	return -EINVAL;
+	return perf_refuse(-EINVAL, "clockid: unknown clock",
+			   event->attr.clockid);
 }
 
 /**
@@ -102,7 +104,7 @@ struct perf_event *perf_event_alloc(struct perf_event_attr *attr, int cpu,
 
 	event = kzalloc(sizeof(*event), GFP_KERNEL);
 	if (!event)
-		return ERR_PTR(-ENOMEM);
+		return ERR_PTR(perf_refuse(-ENOMEM, "event: out of memory", 0));
 
 	INIT_LIST_HEAD(&event->event_entry);
 	INIT_LIST_HEAD(&event->group_entry);
@@ -141,7 +143,9 @@ struct perf_event *perf_event_alloc(struct perf_event_attr *attr, int cpu,
 	if (ret)
 		goto fail;
 	/* No PMU here can send its output to an AUX area. */
-	ret = attr->aux_output ? -EOPNOTSUPP : 0;
+	ret = 0;
+	if (attr->aux_output)
+		ret = perf_refuse(-EOPNOTSUPP, "aux_output: no AUX leader", 1);
 	if (!ret && cgroup_fd != -1)
 		ret = perf_cgroup_connect(event, cgroup_fd);
 	if (ret)
@@ -233,35 +237,44 @@ void perf_event_put(struct perf_event *event)
 }
 
 /**
- * perf_event_valid_group - may @event join the group of @leader?
+ * perf_event_check_group - may @event join the group of @leader?
  * @leader: the proposed group leader
  * @event: the new event
  * @ctx: the context @event goes into
  *
- * Return: true if @leader leads a group in @ctx on the same CPU, with the
- * same inheritance and cgroup, and @event asks for nothing only a leader
- * may have.
+ * Return: 0 if @leader leads a group in @ctx on the same CPU, with the
+ * same inheritance, clock and cgroup, and @event asks for nothing only a
+ * leader may have; -EINVAL otherwise.
  */
-bool perf_event_valid_group(struct perf_event *leader,
-			    struct perf_event *event,
-			    struct perf_event_context *ctx)
+int perf_event_check_group(struct perf_event *leader,
+			   struct perf_event *event,
+			   struct perf_event_context *ctx)
 {
 	if (leader->group_leader != leader)
-		return false;
-	if (event->attr.pinned || event->attr.exclusive)
-		return false;
+		return perf_refuse(-EINVAL, "group_fd: not a group leader", 0);
+	if (event->attr.pinned)
+		return perf_refuse(-EINVAL, "pinned: only for a group leader", 1);
+	if (event->attr.exclusive)
+		return perf_refuse(-EINVAL, "exclusive: only for a group leader",
+				   1);
 	if (ctx->task && leader->attr.inherit != event->attr.inherit)
-		return false;
+		return perf_refuse(-EINVAL, "inherit: differs from the leader's",
+				   event->attr.inherit);
 	if (leader->ctx != ctx)
-		return false;
+		return perf_refuse(-EINVAL, "group_fd: leader in another context", 0);
 	if (leader->cpu != event->cpu)
-		return false;
+		return perf_refuse(-EINVAL, "group_fd: leader on another CPU",
+				   leader->cpu);
 	/* Times in one group's records come from one clock. */
 	if (leader->clock != event->clock)
-		return false;
+		return perf_refuse(-EINVAL, "clockid: differs from the leader's",
+				   event->attr.clockid);
 	if (!perf_cgroup_valid_group(leader, event))
-		return false;
-	return leader->state > PERF_EVENT_STATE_EXIT;
+		return perf_refuse(-EINVAL, "group_fd: leader in another cgroup",
+				   0);
+	if (leader->state <= PERF_EVENT_STATE_EXIT)
+		return perf_refuse(-EINVAL, "group_fd: leader's task exited", 0);
+	return 0;
 }
 
 /**
@@ -314,7 +327,8 @@ perf_event_create_kernel_counter(struct perf_event_attr *attr, int cpu,
 	int ret;
 
 	if (!task && (cpu < 0 || cpu >= nr_cpu_ids || !cpu_online(cpu)))
-		return ERR_PTR(-EINVAL);
+		return ERR_PTR(perf_refuse(-EINVAL, "cpu: no such CPU online",
+					   cpu));
 
 	ret = perf_check_attr(attr);
 	if (ret)
@@ -336,7 +350,7 @@ perf_event_create_kernel_counter(struct perf_event_attr *attr, int cpu,
 		mutex_unlock(&ctx->mutex);
 		perf_put_context(ctx);
 		perf_event_free(event);
-		return ERR_PTR(-ESRCH);
+		return ERR_PTR(perf_refuse(-ESRCH, "pid: task exited", 0));
 	}
 	perf_install_in_context(ctx, event);
 	mutex_unlock(&ctx->mutex);

@@ -59,12 +59,17 @@ static int bp_parse(struct perf_event *bp, const struct perf_event_attr *attr,
 
 	ret = hw_breakpoint_arch_parse(bp, attr, hw);
 	if (ret)
-		return ret;
+		return perf_refuse(ret, "bp_*: the CPU cannot watch that",
+				   attr->bp_addr);
 	if (!arch_check_bp_in_kernelspace(hw))
 		return 0;
 	if (attr->exclude_kernel)
-		return -EINVAL;
-	return capable(CAP_SYS_ADMIN) ? 0 : -EPERM;
+		return perf_refuse(-EINVAL, "bp_addr: kernel, with exclude_kernel",
+				   attr->bp_addr);
+	if (!capable(CAP_SYS_ADMIN))
+		return perf_refuse(-EPERM, "bp_addr: kernel needs CAP_SYS_ADMIN",
+				   attr->bp_addr);
+	return 0;
 }
 
 /* Neither nothing at all nor everything at once. */
@@ -92,11 +97,13 @@ int register_perf_hw_breakpoint(struct perf_event *bp)
 	int ret;
 
 	if (!bp_type_valid(bp->attr.bp_type))
-		return -EINVAL;
+		return perf_refuse(-EINVAL, "bp_type: empty or invalid",
+				   bp->attr.bp_type);
 
 	ret = reserve_bp_slot(bp);
 	if (ret)
-		return ret;
+		return perf_refuse(ret, "debug registers: all in use",
+				   bp->attr.bp_type);
 
 	ret = bp_parse(bp, &bp->attr, &hw);
 	if (ret) {
@@ -122,7 +129,9 @@ static int bp_modify_check(struct perf_event *bp,
 		same = bp->attr;
 		bp_copy_modifiable(&same, attr);
 		if (memcmp(&same, attr, sizeof(same)))
-			return -EINVAL;
+			return perf_refuse(-EINVAL,
+					   "IOC_MODIFY_ATTRIBUTES: not only bp_* changed",
+					   0);
 	}
 	return 0;
 }
@@ -387,13 +396,15 @@ static int bp_event_init(struct perf_event *bp)
 	if (bp->attr.type != PERF_TYPE_BREAKPOINT)
 		return -ENOENT;
 	if (bp->attr.sample_type & PERF_SAMPLE_BRANCH_STACK)
-		return -EOPNOTSUPP;
+		return perf_refuse(-EOPNOTSUPP,
+				   "sample_type: BRANCH_STACK of a breakpoint",
+				   bp->attr.sample_type);
 
 	/* The slot accounting needs to know where it may run. */
 	if (bp->cpu < -1 || bp->cpu >= (int)nr_cpu_ids ||
 	    (bp->cpu >= 0 && !cpu_possible(bp->cpu)) ||
 	    (bp->cpu < 0 && !bp->hw.target))
-		return -EINVAL;
+		return perf_refuse(-EINVAL, "cpu: no such CPU", bp->cpu);
 
 	ret = register_perf_hw_breakpoint(bp);
 	if (ret)

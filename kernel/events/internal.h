@@ -31,12 +31,36 @@
  *   records_mmap.c  PERF_RECORD_MMAP and MMAP2
  *   cgroup.c      per-cgroup events and the perf_event cgroup controller
  *   *_test.c      KUnit tests of the file they are named after
- *   core.c        bringing it all up at boot
+ *   core.c        bringing it all up at boot; defines the trace events
+ *                 of include/trace/events/perf.h
  */
 #ifndef _KERNEL_EVENTS_INTERNAL_H
 #define _KERNEL_EVENTS_INTERNAL_H
 
 #include <linux/perf_event.h>
+#include <trace/events/perf.h>
+
+/**
+ * perf_refuse - fail with @err, and say why
+ * @err: the negative errno the caller is about to return
+ * @reason: a string constant, "<what>: <rule>", one of those listed in
+ *	Documentation/trace/events-perf.rst
+ * @value: the value refused (an attr field, an argument), or 0
+ *
+ * Records the perf:perf_refused trace event: a patched-out branch while
+ * no one traces it.  Every error that perf_event_open(2), the ioctls,
+ * read() and mmap() return is recorded where it is decided, as
+ * ``return perf_refuse(-EINVAL, "sample_type: unknown bits", bits);``.
+ * A PMU that refuses an event in event_init may record its own reason
+ * first; perf_pmu_init_event() then adds one of its own.
+ *
+ * Return: @err, unchanged.
+ */
+static __always_inline int perf_refuse(int err, const char *reason, u64 value)
+{
+	trace_perf_refused(err, reason, value);
+	return err;
+}
 
 /* attr.c */
 int perf_copy_attr(struct perf_event_attr __user *uattr,
@@ -56,9 +80,9 @@ struct perf_event *perf_event_alloc(struct perf_event_attr *attr, int cpu,
 void perf_event_free(struct perf_event *event);
 void perf_event_get_ref(struct perf_event *event);
 void perf_event_put(struct perf_event *event);
-bool perf_event_valid_group(struct perf_event *leader,
-			    struct perf_event *event,
-			    struct perf_event_context *ctx);
+int perf_event_check_group(struct perf_event *leader,
+			   struct perf_event *event,
+			   struct perf_event_context *ctx);
 
 /* pmu.c, sysfs.c */
 void perf_pmus_sysfs_start(void);
@@ -173,7 +197,8 @@ static inline void perf_tp_register(void) { }
 static inline int perf_event_set_filter(struct perf_event *event,
 					void __user *arg)
 {
-	return -EINVAL;
+	return perf_refuse(-EINVAL, "IOC_SET_FILTER: not a trace event",
+			   event->attr.type);
 }
 #endif
 

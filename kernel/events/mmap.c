@@ -99,7 +99,9 @@ static int perf_mmap_charge(struct perf_buffer *rb, struct mm_struct *mm)
 		rlim = rlimit(RLIMIT_MEMLOCK) >> PAGE_SHIFT;
 		if (atomic64_read(&mm->pinned_vm) + pinned > rlim &&
 		    perf_is_paranoid() && !capable(CAP_IPC_LOCK))
-			return -EPERM;
+			return perf_refuse(-EPERM,
+					   "mmap: above perf_event_mlock_kb and RLIMIT_MEMLOCK",
+					   pages);
 	}
 
 	atomic_long_add(own, &user->perf_mlock);
@@ -176,7 +178,7 @@ static void perf_vm_close(struct vm_area_struct *vma)
 /* Pieces of a buffer cannot be unmapped: all of it or nothing. */
 static int perf_vm_may_split(struct vm_area_struct *vma, unsigned long addr)
 {
-	return -EINVAL;
+	return perf_refuse(-EINVAL, "munmap: part of a buffer", addr);
 }
 
 static const struct vm_operations_struct perf_vm_ops = {
@@ -205,8 +207,9 @@ static int perf_mmap_aux(struct perf_buffer *rb, struct vm_area_struct *vma)
 	if (offset < rb->data_size + PAGE_SIZE ||
 	    offset != (u64)vma->vm_pgoff << PAGE_SHIFT ||
 	    size != vma_size || !is_power_of_2(vma_size >> PAGE_SHIFT))
-		return -EINVAL;
-	return -EOPNOTSUPP;
+		return perf_refuse(-EINVAL, "mmap: AUX area not where aux_offset says",
+				   (u64)vma->vm_pgoff << PAGE_SHIFT);
+	return perf_refuse(-EOPNOTSUPP, "mmap: no AUX area here", offset);
 }
 
 /**
@@ -229,37 +232,49 @@ int perf_mmap(struct file *file, struct vm_area_struct *vma)
 	int ret;
 
 	if (!(vma->vm_flags & VM_SHARED))
-		return -EINVAL;
+		return perf_refuse(-EINVAL, "mmap: not MAP_SHARED", vma->vm_flags);
 	/* Every child writing into one buffer from every CPU: no. */
 	if (event->cpu == -1 && event->attr.inherit)
-		return -EINVAL;
+		return perf_refuse(-EINVAL, "mmap: inherit with cpu -1", 0);
 
 	ret = security_perf_event_read(event);
 	if (ret)
-		return ret;
+		return perf_refuse(ret, "security: the LSM refused the read", 0);
 
 	mutex_lock(&perf_mmap_mutex);
 	rb = rcu_dereference_protected(event->rb,
 				       lockdep_is_held(&perf_mmap_mutex));
 
 	if (vma->vm_pgoff) {
-		ret = rb ? perf_mmap_aux(rb, vma) : -EINVAL;
+		if (rb)
+			ret = perf_mmap_aux(rb, vma);
+		else
+			ret = perf_refuse(-EINVAL, "mmap: AUX area without a buffer",
+					  vma->vm_pgoff);
 		goto out;
 	}
 
-	ret = -EINVAL;
-	if (nr_pages && !is_power_of_2(nr_pages))
+	if (nr_pages && !is_power_of_2(nr_pages)) {
+		ret = perf_refuse(-EINVAL, "mmap: data pages not a power of 2",
+				  nr_pages);
 		goto out;
+	}
 
 	if (rb) {
-		if (rb->nr_pages != nr_pages)
+		if (rb->nr_pages != nr_pages) {
+			ret = perf_refuse(-EINVAL,
+					  "mmap: size differs from the buffer's",
+					  nr_pages);
 			goto out;
+		}
 	} else {
-		ret = -ENOMEM;
 		rb = perf_buffer_alloc(nr_pages, perf_event_watermark(event),
 				       vma->vm_flags & VM_WRITE);
-		if (!rb)
+		if (!rb) {
+			ret = perf_refuse(-ENOMEM, "mmap: out of memory",
+					  nr_pages);
 			goto out;
+		}
 		ret = perf_mmap_charge(rb, vma->vm_mm);
 		if (ret) {
 			perf_buffer_put(rb);
@@ -271,6 +286,7 @@ int perf_mmap(struct file *file, struct vm_area_struct *vma)
 
 	ret = remap_vmalloc_range(vma, rb->user_page, 0);
 	if (ret) {
+		perf_refuse(ret, "mmap: cannot map the buffer", nr_pages);
 		if (!atomic_read(&rb->mmap_count))
 			perf_buffer_unmapped(rb);
 		goto out;
@@ -310,26 +326,36 @@ int perf_event_set_output(struct perf_event *event, struct perf_event *output)
 	int ret = -EINVAL;
 
 	if (output) {
-		if (output == event || output->cpu != event->cpu)
-			return -EINVAL;
+		if (output == event)
+			return perf_refuse(-EINVAL, "output: the event itself", 0);
+		if (output->cpu != event->cpu)
+			return perf_refuse(-EINVAL, "output: on another CPU",
+					   output->cpu);
 		if (output->cpu == -1 && output->ctx != event->ctx)
-			return -EINVAL;
+			return perf_refuse(-EINVAL, "output: on another task", 0);
 		if (output->attr.use_clockid != event->attr.use_clockid ||
 		    (event->attr.use_clockid &&
 		     output->attr.clockid != event->attr.clockid))
-			return -EINVAL;
+			return perf_refuse(-EINVAL, "output: clockid differs",
+					   output->attr.clockid);
 		if (output->attr.write_backward != event->attr.write_backward)
-			return -EINVAL;
+			return perf_refuse(-EINVAL,
+					   "output: write_backward differs",
+					   output->attr.write_backward);
 	}
 
 	mutex_lock(&perf_mmap_mutex);
-	if (atomic_read(&event->mmap_count))
+	if (atomic_read(&event->mmap_count)) {
+		perf_refuse(-EINVAL, "output: the event is mmapped", 0);
 		goto out;
+	}
 	if (output) {
 		rb = rcu_dereference_protected(output->rb,
 					       lockdep_is_held(&perf_mmap_mutex));
-		if (!rb)
+		if (!rb) {
+			perf_refuse(-EINVAL, "output: target has no buffer", 0);
 			goto out;
+		}
 	}
 	perf_buffer_attach(event, rb);
 	ret = 0;

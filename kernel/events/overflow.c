@@ -352,8 +352,12 @@ bool perf_overflow_tick_needed(void)
  */
 int perf_event_refresh(struct perf_event *event, int refresh)
 {
-	if (event->attr.inherit || !is_sampling_event(event))
-		return -EINVAL;
+	if (event->attr.inherit)
+		return perf_refuse(-EINVAL, "IOC_REFRESH: inherited event",
+				   refresh);
+	if (!is_sampling_event(event))
+		return perf_refuse(-EINVAL, "IOC_REFRESH: event does not sample",
+				   refresh);
 	atomic_add(refresh, &event->event_limit);
 	perf_event_enable_nogroup(event);
 	return 0;

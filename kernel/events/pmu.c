@@ -127,14 +127,17 @@ static int perf_pmu_caps_refuse(struct pmu *pmu, struct perf_event *event)
 
 	if (pmu->capabilities & PERF_PMU_CAP_NO_INTERRUPT &&
 	    is_sampling_event(event))
-		return -EOPNOTSUPP;
+		return perf_refuse(-EOPNOTSUPP, "sample_period: PMU cannot sample",
+				   attr->sample_period);
 	if (pmu->capabilities & PERF_PMU_CAP_NO_EXCLUDE &&
 	    (attr->exclude_user || attr->exclude_kernel || attr->exclude_hv ||
 	     attr->exclude_idle || attr->exclude_host || attr->exclude_guest))
-		return -EINVAL;
+		return perf_refuse(-EINVAL, "exclude_*: PMU cannot exclude", 0);
 	if (!(pmu->capabilities & PERF_PMU_CAP_EXTENDED_REGS) &&
 	    perf_event_extended_regs(event))
-		return -EOPNOTSUPP;
+		return perf_refuse(-EOPNOTSUPP,
+				   "sample_regs_*: PMU has no extended registers",
+				   PERF_REG_EXTENDED_MASK);
 	return 0;
 }
 
@@ -143,13 +146,17 @@ static int perf_pmu_try(struct pmu *pmu, struct perf_event *event)
 	int ret;
 
 	if (!try_module_get(pmu->module))
-		return -ENODEV;
+		return perf_refuse(-ENODEV, "type: PMU going away", pmu->type);
 
 	event->pmu = pmu;
 	ret = pmu->event_init(event);
 	if (ret) {
 		event->pmu = NULL;
 		module_put(pmu->module);
+		/* Not its event is no refusal: another PMU may take it. */
+		if (ret != -ENOENT)
+			perf_refuse(ret, "pmu: event_init refused the event",
+				    event->attr.config);
 		return ret;
 	}
 
@@ -191,8 +198,10 @@ int perf_pmu_init_event(struct perf_event *event)
 		goto out;
 	}
 
-	if (type != PERF_TYPE_HARDWARE && type != PERF_TYPE_HW_CACHE)
-		goto out;
+	if (type != PERF_TYPE_HARDWARE && type != PERF_TYPE_HW_CACHE) {
+		ret = perf_refuse(-ENOENT, "type: no such PMU", type);
+		goto unlock;
+	}
 
 	list_for_each_entry_rcu(pmu, &pmus, entry,
 				srcu_read_lock_held(&pmus_srcu)) {
@@ -201,6 +210,9 @@ int perf_pmu_init_event(struct perf_event *event)
 			break;
 	}
 out:
+	if (ret == -ENOENT)
+		perf_refuse(ret, "config: no such event", event->attr.config);
+unlock:
 	srcu_read_unlock(&pmus_srcu, idx);
 	return ret;
 }

@@ -45,10 +45,12 @@ static DEVICE_ATTR_RO(retprobe);
 
 /*
  * What both PMUs check before making a probe; @allowed: the caller has
- * the capability the PMU asks for.  Return: 0 to make one, 1 if the
- * event is a copy and attached, or a negative errno.
+ * the capability the PMU asks for, and @denied says which if not.
+ * Return: 0 to make one, 1 if the event is a copy and attached, or a
+ * negative errno.
  */
-static int perf_probe_check(struct perf_event *event, bool allowed)
+static int perf_probe_check(struct perf_event *event, bool allowed,
+			    const char *denied)
 {
 	int ret;
 
@@ -57,9 +59,11 @@ static int perf_probe_check(struct perf_event *event, bool allowed)
 		return ret ? ret : 1;
 	}
 	if (!allowed)
-		return -EACCES;
+		return perf_refuse(-EACCES, denied, event->attr.type);
 	if (event->attr.sample_type & PERF_SAMPLE_BRANCH_STACK)
-		return -EOPNOTSUPP;
+		return perf_refuse(-EOPNOTSUPP,
+				   "sample_type: BRANCH_STACK of a probe",
+				   event->attr.sample_type);
 	return 0;
 }
 
@@ -79,14 +83,16 @@ static int perf_kprobe_event_init(struct perf_event *event)
 
 	if (event->attr.type != perf_kprobe_pmu.type)
 		return -ENOENT;
-	ret = perf_probe_check(event, perfmon_capable());
+	ret = perf_probe_check(event, perfmon_capable(),
+			       "type: kprobe needs CAP_PERFMON");
 	if (ret)
 		return ret < 0 ? ret : 0;
 
 	ret = perf_kprobe_init(event,
 			       event->attr.config & PERF_PROBE_RETPROBE);
 	if (ret)
-		return ret;
+		return perf_refuse(ret, "kprobe_func: no probe there",
+				   event->attr.kprobe_addr);
 	event->destroy = perf_kprobe_event_destroy;
 	event->group_caps |= PERF_EV_CAP_SOFTWARE;
 	return 0;
@@ -144,14 +150,16 @@ static int perf_uprobe_event_init(struct perf_event *event)
 	if (event->attr.type != perf_uprobe_pmu.type)
 		return -ENOENT;
 	/* A probe in any program's text: more than watching the kernel. */
-	ret = perf_probe_check(event, capable(CAP_SYS_ADMIN));
+	ret = perf_probe_check(event, capable(CAP_SYS_ADMIN),
+			       "type: uprobe needs CAP_SYS_ADMIN");
 	if (ret)
 		return ret < 0 ? ret : 0;
 
 	ret = perf_uprobe_init(event, config >> PERF_UPROBE_REF_CTR_SHIFT,
 			       config & PERF_PROBE_RETPROBE);
 	if (ret)
-		return ret;
+		return perf_refuse(ret, "uprobe_path: no probe there",
+				   event->attr.probe_offset);
 	event->destroy = perf_uprobe_event_destroy;
 	event->group_caps |= PERF_EV_CAP_SOFTWARE;
 	return 0;

@@ -195,7 +195,7 @@ ssize_t perf_read(struct file *file, char __user *ubuf, size_t count,
 
 	size = perf_read_size(event);
 	if (count < size) {
-		ret = -ENOSPC;
+		ret = perf_refuse(-ENOSPC, "read: buffer too small", size);
 		goto out;
 	}
 
@@ -203,7 +203,7 @@ ssize_t perf_read(struct file *file, char __user *ubuf, size_t count,
 	if (size > sizeof(one)) {
 		values = kzalloc(size, GFP_KERNEL);
 		if (!values) {
-			ret = -ENOMEM;
+			ret = perf_refuse(-ENOMEM, "read: out of memory", size);
 			goto out;
 		}
 	}
@@ -212,7 +212,10 @@ ssize_t perf_read(struct file *file, char __user *ubuf, size_t count,
 	perf_event_call(event, perf_read_fill, &buf);
 	perf_read_add_children(event, values);
 
-	ret = copy_to_user(ubuf, values, size) ? -EFAULT : size;
+	ret = size;
+	if (copy_to_user(ubuf, values, size))
+		ret = perf_refuse(-EFAULT, "read: buffer not writable",
+				  (unsigned long)ubuf);
 	if (values != one)
 		kfree(values);
 out:
@@ -265,18 +268,23 @@ static int perf_ioctl_period(struct perf_event *event, u64 __user *uperiod)
 
 	/* The value is read first: a bad pointer is -EFAULT on any event. */
 	if (copy_from_user(&period, uperiod, sizeof(period)))
-		return -EFAULT;
+		return perf_refuse(-EFAULT, "IOC_PERIOD: not readable",
+				   (unsigned long)uperiod);
 	if (!is_sampling_event(event))
-		return -EINVAL;
+		return perf_refuse(-EINVAL, "IOC_PERIOD: event does not sample",
+				   period);
 	if (!period)
-		return -EINVAL;
+		return perf_refuse(-EINVAL, "IOC_PERIOD: zero", period);
 	if (event->attr.freq) {
 		if (period > sysctl_perf_event_sample_rate)
-			return -EINVAL;
+			return perf_refuse(-EINVAL,
+					   "IOC_PERIOD: above perf_event_max_sample_rate",
+					   period);
 		event->attr.sample_freq = period;
 	} else {
 		if (period & BIT_ULL(63))
-			return -EINVAL;
+			return perf_refuse(-EINVAL, "IOC_PERIOD: top bit set",
+					   period);
 		event->attr.sample_period = period;
 	}
 	perf_event_apply_to_copies(event, perf_period_apply);
@@ -295,9 +303,13 @@ static int perf_ioctl_set_output(struct perf_event *event, unsigned long arg)
 
 	f = fdget(arg);
 	if (!f.file)
-		return -EBADF;
+		return perf_refuse(-EBADF, "IOC_SET_OUTPUT: not open", arg);
 	output = perf_event_from_file(f.file);
-	ret = output ? perf_event_set_output(event, output) : -EBADF;
+	if (output)
+		ret = perf_event_set_output(event, output);
+	else
+		ret = perf_refuse(-EBADF, "IOC_SET_OUTPUT: not a perf event",
+				  arg);
 	fdput(f);
 	return ret;
 }
@@ -306,14 +318,15 @@ static int perf_ioctl_pause_output(struct perf_event *event,
 				   unsigned long paused)
 {
 	struct perf_buffer *rb;
-	int ret = -EINVAL;
+	int ret = 0;
 
 	rcu_read_lock();
 	rb = rcu_dereference(event->rb);
-	if (rb && rb->nr_pages) {
+	if (rb && rb->nr_pages)
 		perf_buffer_set_paused(rb, paused);
-		ret = 0;
-	}
+	else
+		ret = perf_refuse(-EINVAL, "IOC_PAUSE_OUTPUT: no data pages",
+				  paused);
 	rcu_read_unlock();
 	return ret;
 }
@@ -328,10 +341,13 @@ static int perf_ioctl_modify_attributes(struct perf_event *event,
 	if (ret)
 		return ret;
 	if (attr.type != event->attr.type)
-		return -EINVAL;
+		return perf_refuse(-EINVAL, "IOC_MODIFY_ATTRIBUTES: type differs",
+				   attr.type);
 	/* Only breakpoints can be changed in place. */
 	if (event->attr.type != PERF_TYPE_BREAKPOINT)
-		return -EOPNOTSUPP;
+		return perf_refuse(-EOPNOTSUPP,
+				   "IOC_MODIFY_ATTRIBUTES: not a breakpoint",
+				   attr.type);
 	return perf_bp_modify_attr(event, &attr);
 }
 
@@ -353,19 +369,22 @@ static long perf_ioctl_locked(struct perf_event *event, unsigned int cmd,
 	case PERF_EVENT_IOC_PERIOD:
 		return perf_ioctl_period(event, (u64 __user *)arg);
 	case PERF_EVENT_IOC_ID:
-		return put_user(event->id, (u64 __user *)arg) ? -EFAULT : 0;
+		if (put_user(event->id, (u64 __user *)arg))
+			return perf_refuse(-EFAULT, "IOC_ID: not writable", arg);
+		return 0;
 	case PERF_EVENT_IOC_SET_OUTPUT:
 		return perf_ioctl_set_output(event, arg);
 	case PERF_EVENT_IOC_SET_BPF:
+		return perf_refuse(-EOPNOTSUPP, "IOC_SET_BPF: no BPF here", arg);
 	case PERF_EVENT_IOC_QUERY_BPF:
-		return -EOPNOTSUPP;
+		return perf_refuse(-EOPNOTSUPP, "IOC_QUERY_BPF: no BPF here", arg);
 	case PERF_EVENT_IOC_PAUSE_OUTPUT:
 		return perf_ioctl_pause_output(event, arg);
 	case PERF_EVENT_IOC_MODIFY_ATTRIBUTES:
 		return perf_ioctl_modify_attributes(event,
 				(struct perf_event_attr __user *)arg);
 	default:
-		return -ENOTTY;
+		return perf_refuse(-ENOTTY, "ioctl: unknown command", cmd);
 	}
 }
 

@@ -364,7 +364,9 @@ static int perf_swevent_event_init(struct perf_event *event)
 		return -ENOENT;
 	/* No branch stack, whatever the event: checked first, as in 6.1. */
 	if (event->attr.sample_type & PERF_SAMPLE_BRANCH_STACK)
-		return -EOPNOTSUPP;
+		return perf_refuse(-EOPNOTSUPP,
+				   "sample_type: BRANCH_STACK of a software event",
+				   event->attr.sample_type);
 	if (config >= PERF_COUNT_SW_MAX)
 		return -ENOENT;
 

@@ -178,7 +178,7 @@ static struct task_struct *perf_find_task(pid_t pid)
 	if (task)
 		get_task_struct(task);
 	rcu_read_unlock();
-	return task ?: ERR_PTR(-ESRCH);
+	return task ?: ERR_PTR(perf_refuse(-ESRCH, "pid: no such task", pid));
 }
 
 /* Checks of the attributes against the caller's privileges. */
@@ -188,20 +188,26 @@ static int perf_check_privileges(struct perf_event_attr *attr)
 
 	/* Debian's level 3: nothing at all without privilege. */
 	if (sysctl_perf_event_paranoid > 2 && !capable(CAP_SYS_ADMIN))
-		return -EACCES;
+		return perf_refuse(-EACCES, "perf_event_paranoid: 3 needs CAP_SYS_ADMIN",
+				   sysctl_perf_event_paranoid);
 
 	/* Kernel text changes are kernel data, whatever is counted. */
 	if (!attr->exclude_kernel || attr->text_poke) {
 		ret = perf_allow_kernel(attr);
 		if (ret)
-			return ret;
+			return perf_refuse(ret, attr->exclude_kernel ?
+					   "text_poke: needs privilege" :
+					   "exclude_kernel: 0 needs privilege",
+					   sysctl_perf_event_paranoid);
 	}
 
 	if (attr->namespaces && !perfmon_capable())
-		return -EACCES;
+		return perf_refuse(-EACCES, "namespaces: needs CAP_PERFMON", 1);
 
 	if (attr->freq && attr->sample_freq > sysctl_perf_event_sample_rate)
-		return -EINVAL;
+		return perf_refuse(-EINVAL,
+				   "sample_freq: above perf_event_max_sample_rate",
+				   attr->sample_freq);
 	ret = perf_check_attr_period(attr);
 	if (ret)
 		return ret;
@@ -210,10 +216,14 @@ static int perf_check_privileges(struct perf_event_attr *attr)
 	if (attr->sample_type & PERF_SAMPLE_PHYS_ADDR) {
 		ret = perf_allow_kernel(attr);
 		if (ret)
-			return ret;
+			return perf_refuse(ret, "sample_type: PHYS_ADDR needs privilege",
+					   sysctl_perf_event_paranoid);
 	}
 
-	return security_perf_event_open(attr, PERF_SECURITY_OPEN);
+	ret = security_perf_event_open(attr, PERF_SECURITY_OPEN);
+	if (ret)
+		return perf_refuse(ret, "security: the LSM refused the event", 0);
+	return 0;
 }
 
 /*
@@ -227,12 +237,15 @@ static int perf_check_target(struct perf_event_attr *attr,
 			     struct task_struct *task, int cpu,
 			     struct perf_event *group_leader)
 {
-	if (cpu < -1 || cpu >= (int)nr_cpu_ids || (!task && cpu == -1))
-		return -EINVAL;
+	if (cpu < -1 || cpu >= (int)nr_cpu_ids)
+		return perf_refuse(-EINVAL, "cpu: no such CPU", cpu);
+	if (!task && cpu == -1)
+		return perf_refuse(-EINVAL, "cpu: -1 with pid -1", cpu);
 	if (task && group_leader && group_leader->attr.inherit != attr->inherit)
-		return -EINVAL;
+		return perf_refuse(-EINVAL, "inherit: differs from the leader's",
+				   attr->inherit);
 	if (attr->sigtrap && !task)
-		return -EINVAL;
+		return perf_refuse(-EINVAL, "sigtrap: on a CPU-wide event", cpu);
 	return perf_check_attr_inherit(attr);
 }
 
@@ -247,8 +260,11 @@ static int perf_check_cpu(struct perf_event_attr *attr,
 
 	ret = perf_allow_cpu(attr);
 	if (ret)
-		return ret;
-	return cpu_online(cpu) ? 0 : -ENODEV;
+		return perf_refuse(ret, "pid: -1 (CPU-wide) needs privilege",
+				   sysctl_perf_event_paranoid);
+	if (!cpu_online(cpu))
+		return perf_refuse(-ENODEV, "cpu: offline", cpu);
+	return 0;
 }
 
 /*
@@ -288,21 +304,24 @@ static struct file *perf_open_event(struct perf_event_attr *attr,
 	/* From here on, freeing the event puts the context. */
 	event->ctx = ctx;
 
-	if (group_leader && !perf_event_valid_group(group_leader, event, ctx)) {
-		ret = -EINVAL;
-		goto out_event;
+	if (group_leader) {
+		ret = perf_event_check_group(group_leader, event, ctx);
+		if (ret)
+			goto out_event;
 	}
 
 	/* Watching another task: CAP_PERFMON, or the right to read it. */
 	if (task && task != current && !perfmon_capable() &&
 	    !ptrace_may_access(task, PTRACE_MODE_READ_REALCREDS)) {
-		ret = -EACCES;
+		ret = perf_refuse(-EACCES, "pid: may not ptrace the task",
+				  task_pid_vnr(task));
 		goto out_event;
 	}
 
 	/* AUX samples come from an AUX event leading the group: none here. */
 	if (attr->aux_sample_size) {
-		ret = -EINVAL;
+		ret = perf_refuse(-EINVAL, "aux_sample_size: no AUX leader",
+				  attr->aux_sample_size);
 		goto out_event;
 	}
 
@@ -314,17 +333,19 @@ static struct file *perf_open_event(struct perf_event_attr *attr,
 
 	file = anon_inode_getfile("[perf_event]", &perf_fops, event, O_RDWR);
 	if (IS_ERR(file)) {
-		ret = PTR_ERR(file);
+		ret = perf_refuse(PTR_ERR(file), "file: cannot be made", 0);
 		goto out_event;
 	}
 
 	mutex_lock(&ctx->mutex);
 	ret = 0;
-	if (ctx->task == TASK_TOMBSTONE ||
-	    (group_leader && group_leader->state <= PERF_EVENT_STATE_EXIT))
-		ret = -ESRCH;
+	if (ctx->task == TASK_TOMBSTONE)
+		ret = perf_refuse(-ESRCH, "pid: task exited", 0);
+	else if (group_leader && group_leader->state <= PERF_EVENT_STATE_EXIT)
+		ret = perf_refuse(-ESRCH, "group_fd: leader's task exited", 0);
 	else if (group_leader && !perf_group_read_fits(group_leader, event))
-		ret = -E2BIG;
+		ret = perf_refuse(-E2BIG, "read_format: group read above 16 KiB",
+				  group_leader->nr_siblings + 2);
 	if (ret) {
 		mutex_unlock(&ctx->mutex);
 		/* The file's release frees the event. */
@@ -379,24 +400,30 @@ SYSCALL_DEFINE5(perf_event_open,
 
 	/* A cgroup event: pid is the cgroup's descriptor, on one CPU. */
 	if (flags & PERF_FLAG_PID_CGROUP) {
-		if (pid == -1 || cpu == -1)
-			return -EINVAL;
+		if (pid == -1)
+			return perf_refuse(-EINVAL, "pid: -1 with PID_CGROUP", pid);
+		if (cpu == -1)
+			return perf_refuse(-EINVAL, "cpu: -1 with PID_CGROUP", cpu);
 		cgroup_fd = pid;
 		pid = -1;
 	}
 
 	fd = get_unused_fd_flags(flags & PERF_FLAG_FD_CLOEXEC ? O_CLOEXEC : 0);
 	if (fd < 0)
-		return fd;
+		return perf_refuse(fd, "fd: no descriptor free", 0);
 
 	if (group_fd != -1) {
 		group = fdget(group_fd);
-		ret = -EBADF;
-		if (!group.file)
+		if (!group.file) {
+			ret = perf_refuse(-EBADF, "group_fd: not open", group_fd);
 			goto out_fd;
+		}
 		group_leader = perf_event_from_file(group.file);
-		if (!group_leader)
+		if (!group_leader) {
+			ret = perf_refuse(-EBADF, "group_fd: not a perf event",
+					  group_fd);
 			goto out_group;
+		}
 		if (flags & PERF_FLAG_FD_OUTPUT)
 			output = group_leader;
 		if (flags & PERF_FLAG_FD_NO_GROUP)
@@ -412,8 +439,10 @@ SYSCALL_DEFINE5(perf_event_open,
 		}
 		if (task != current) {
 			ret = down_read_interruptible(&task->signal->exec_update_lock);
-			if (ret)
+			if (ret) {
+				perf_refuse(ret, "pid: interrupted", pid);
 				goto out_task;
+			}
 			exec_locked = true;
 		}
 	}

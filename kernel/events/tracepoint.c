@@ -266,17 +266,27 @@ bool perf_tp_is_tracing(struct perf_event *event)
 int perf_event_set_filter(struct perf_event *event, void __user *arg)
 {
 	char *filter = strndup_user(arg, PAGE_SIZE);
-	int ret = -EINVAL;
+	int ret;
 
 	if (IS_ERR(filter))
-		return PTR_ERR(filter);
-	if (perf_tp_is_tracing(event))
-		ret = ftrace_profile_set_filter(event, event->attr.config,
-						filter);
+		return perf_refuse(PTR_ERR(filter),
+				   "IOC_SET_FILTER: not readable, or too long",
+				   (unsigned long)arg);
+	if (!perf_tp_is_tracing(event)) {
+		kfree(filter);
+		return perf_refuse(-EINVAL, "IOC_SET_FILTER: not a trace event",
+				   event->attr.type);
+	}
+	ret = ftrace_profile_set_filter(event, event->attr.config, filter);
 	kfree(filter);
-	if (ret && ret != -EEXIST && ret != -ENOMEM)
-		ret = -EINVAL;
-	return ret;
+	if (ret == -EEXIST)
+		return perf_refuse(ret, "IOC_SET_FILTER: has a filter already", 0);
+	if (ret == -ENOMEM)
+		return perf_refuse(ret, "IOC_SET_FILTER: out of memory", 0);
+	if (ret)
+		return perf_refuse(-EINVAL, "IOC_SET_FILTER: ftrace refused it",
+				   -ret);
+	return 0;
 }
 
 static void perf_tp_destroy_copy(struct perf_event *event)
@@ -322,6 +332,29 @@ static void perf_tp_event_destroy(struct perf_event *event)
 	perf_tp_free_filter(event);
 }
 
+/*
+ * Why the trace event code refused @event, going by what perf_trace_init()
+ * returns: -EINVAL for an id that names no trace event, or an event the
+ * function tracer's rules refuse; -EPERM for raw records without the
+ * privilege.
+ */
+static int perf_tp_refuse(struct perf_event *event, int err)
+{
+	u64 config = event->attr.config;
+
+	switch (err) {
+	case -EINVAL:
+		return perf_refuse(err, "config: no such trace event, or not for perf",
+				   config);
+	case -EPERM:
+	case -EACCES:
+		return perf_refuse(err, "sample_type: RAW needs privilege",
+				   sysctl_perf_event_paranoid);
+	default:
+		return perf_refuse(err, "config: the trace event refused", config);
+	}
+}
+
 static int perf_tp_event_init(struct perf_event *event)
 {
 	int ret;
@@ -331,12 +364,14 @@ static int perf_tp_event_init(struct perf_event *event)
 	if (event->parent)
 		return perf_tp_init_copy(event);
 	if (event->attr.sample_type & PERF_SAMPLE_BRANCH_STACK)
-		return -EOPNOTSUPP;
+		return perf_refuse(-EOPNOTSUPP,
+				   "sample_type: BRANCH_STACK of a trace event",
+				   event->attr.sample_type);
 
 	/* Finds the trace event, or -EINVAL; checks the permissions. */
 	ret = perf_trace_init(event);
 	if (ret)
-		return ret;
+		return perf_tp_refuse(event, ret);
 	event->destroy = perf_tp_event_destroy;
 	event->group_caps |= PERF_EV_CAP_SOFTWARE;
 	return 0;
