@@ -24,6 +24,9 @@
 /* More passes than this and the status never clears: give up on it. */
 #define X86_PMI_MAX_PASSES	100
 
+/* PMIs this CPU took (NMIs that found an overflow); for the tests. */
+DEFINE_PER_CPU(unsigned long, x86_pmi_count);
+
 /**
  * perf_events_lapic_init - route the performance-counter interrupt as NMI
  *
@@ -102,8 +105,10 @@ static int x86_pmi_handler(unsigned int cmd, struct pt_regs *regs)
 	if (cpuc->enabled)
 		x86_pmu.enable_all(cpuc->running);
 
-	if (handled)
+	if (handled) {
+		this_cpu_inc(x86_pmi_count);
 		perf_sample_event_took(sched_clock() - start);
+	}
 	return handled ? handled : NMI_DONE;
 }
 

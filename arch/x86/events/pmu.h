@@ -134,6 +134,7 @@ struct x86_pmu_cpu {
 };
 
 DECLARE_PER_CPU(struct x86_pmu_cpu, x86_pmu_cpu);
+DECLARE_PER_CPU(unsigned long, x86_pmi_count);
 
 bool x86_assign_counters(const u64 *allowed, int n, int *assign);
 
