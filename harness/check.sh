@@ -3,10 +3,11 @@
 # reference), boot it on the emulated PMU named by PMU, run the KUnit
 # suites built into it and the kselftests, and report.
 #
-# For KERNEL=ours it then checks the emulated PMU itself: the reference
-# kernel, whose x86 driver is the independent judge of the emulation,
-# runs the hardware-PMU kselftests on each flavour (HARNESS_PMU_CHECK=0
-# leaves that out).  The last line sums every run.
+# For KERNEL=ours it then runs the hardware-PMU kselftests on the other
+# vendor's flavour too (logs: build/ours/console-<flavour>.log), and
+# checks the emulated PMU itself: the reference kernel, whose x86 driver
+# is the independent judge of the emulation, runs them on each flavour
+# (HARNESS_PMU_CHECK=0 leaves both out).  The last line sums every run.
 . "$(dirname "$0")/lib.sh"
 kind=${1:-ours}
 # The hardware-PMU kselftests.
@@ -33,7 +34,28 @@ log "booting the $kind kernel (PMU=$PMU)"
 "$ROOT/harness/boot.sh" "$kind" check
 report "$kind" "$kind kernel, PMU=$PMU"
 
+# Keep build/$1's logs of the last run as console-$2.log, results-$2.log.
+keep_logs() {
+	for f in console results; do
+		mv "$(out_dir "$1")/$f.log" "$(out_dir "$1")/$f-$2.log"
+	done
+}
+
 if [ "$kind" = ours ] && [ "${HARNESS_PMU_CHECK:-1}" = 1 ]; then
+	# Our driver on the other vendor's flavour too (its hardware tests).
+	case $PMU in intel) other=amd ;; amd) other=intel ;; *) other= ;; esac
+	if [ -n "$other" ]; then
+		keep_logs ours "$PMU"
+		HARNESS_TESTS=$PMU_TESTS "$ROOT/harness/build.sh" ours
+		log "booting the ours kernel (PMU=$other, hardware tests)"
+		PMU=$other "$ROOT/harness/boot.sh" ours check
+		report ours "ours kernel, PMU=$other, hardware tests"
+		keep_logs ours "$other"
+		for f in console results; do
+			mv "$(out_dir ours)/$f-$PMU.log" "$(out_dir ours)/$f.log"
+		done
+	fi
+
 	HARNESS_TESTS=$PMU_TESTS "$ROOT/harness/build.sh" upstream
 	[ -s "$(out_dir upstream)/initramfs/tests/list" ] ||
 		{ echo "no hardware-PMU kselftest to run" >&2; exit 1; }
@@ -41,9 +63,7 @@ if [ "$kind" = ours ] && [ "${HARNESS_PMU_CHECK:-1}" = 1 ]; then
 		log "checking the emulated $flavour PMU with the upstream kernel"
 		PMU=$flavour "$ROOT/harness/boot.sh" upstream check
 		report upstream "emulated $flavour PMU under upstream's driver"
-		for f in console results; do
-			mv "$(out_dir upstream)/$f.log" "$(out_dir upstream)/$f-$flavour.log"
-		done
+		keep_logs upstream "$flavour"
 	done
 fi
 echo "$total_pass passed, $total_fail failed, $total_skip skipped"

@@ -4,7 +4,10 @@
  * guest: open+close of a counter, read(), context switches and page
  * faults while counters run, and sampling: page faults that each
  * overflow a period-1 event into a ring buffer, and samples per second
- * through the buffer.  Each line is "name value unit".  Run it on both
+ * through the buffer; with a hardware PMU, the same for hardware events,
+ * the cost of one overflow NMI written to a ring buffer, and a
+ * self-monitoring rdpmc read through the control page.  Each line is
+ * "name value unit".  Run it on both
  * kernels under QEMU with -icount, where the guest clock follows
  * executed instructions; `make bench` does that and prints the ratios.
  */
@@ -37,6 +40,24 @@ static int open_sw(unsigned long long config)
 	attr.size = sizeof(attr);
 	attr.type = PERF_TYPE_SOFTWARE;
 	attr.config = config;
+	attr.read_format = PERF_FORMAT_TOTAL_TIME_ENABLED |
+			   PERF_FORMAT_TOTAL_TIME_RUNNING;
+	return syscall(__NR_perf_event_open, &attr, 0, -1, -1, 0);
+}
+
+/* A hardware event of this task, counting user and kernel, or -1. */
+static int open_hw(unsigned long long config, unsigned long long period)
+{
+	struct perf_event_attr attr;
+
+	memset(&attr, 0, sizeof(attr));
+	attr.size = sizeof(attr);
+	attr.type = PERF_TYPE_HARDWARE;
+	attr.config = config;
+	attr.sample_period = period;
+	attr.sample_type = PERF_SAMPLE_IP | PERF_SAMPLE_TID |
+			   PERF_SAMPLE_TIME | PERF_SAMPLE_PERIOD;
+	attr.exclude_kernel = !!period;
 	attr.read_format = PERF_FORMAT_TOTAL_TIME_ENABLED |
 			   PERF_FORMAT_TOTAL_TIME_RUNNING;
 	return syscall(__NR_perf_event_open, &attr, 0, -1, -1, 0);
@@ -152,6 +173,111 @@ static void bench_sampling(long n_fault, unsigned long long no_events)
 	close(fd);
 }
 
+/* A user-space loop of @n iterations, a few instructions each. */
+static void __attribute__((noinline)) spin(long n)
+{
+	long i;
+
+	for (i = 0; i < n; i++)
+		__asm__ __volatile__("" : : "r"(i) : "memory");
+}
+
+/* The count of a mapped event read with rdpmc, as the man page says. */
+static unsigned long long rdpmc_read(struct perf_event_mmap_page *up)
+{
+	unsigned long long count, pmc;
+	unsigned int seq, idx, lo, hi;
+	int shift;
+
+	do {
+		seq = __atomic_load_n(&up->lock, __ATOMIC_ACQUIRE);
+		count = up->offset;
+		idx = up->index;
+		if (up->cap_user_rdpmc && idx) {
+			__asm__ __volatile__("rdpmc" : "=a"(lo), "=d"(hi)
+					     : "c"(idx - 1));
+			pmc = (unsigned long long)hi << 32 | lo;
+			shift = 64 - up->pmc_width;
+			count += (long long)(pmc << shift) >> shift;
+		}
+		__atomic_thread_fence(__ATOMIC_ACQUIRE);
+	} while (__atomic_load_n(&up->lock, __ATOMIC_RELAXED) != seq);
+	return count;
+}
+
+/* Keeps the rdpmc reads from being optimised away. */
+static volatile unsigned long long bench_sink;
+
+/* The hardware-event paths; nothing is printed without a PMU. */
+static void bench_hardware(long n_open, long n_read, long n_switch)
+{
+	const long n_spin = 2000000, period = 20011;
+	unsigned long long t0, buf[3], plain, sampled, samples, sum = 0;
+	struct perf_event_mmap_page *up;
+	size_t len = 65 * sysconf(_SC_PAGESIZE);
+	void *map;
+	int fd[3], i;
+	long k;
+
+	fd[0] = open_hw(PERF_COUNT_HW_INSTRUCTIONS, 0);
+	if (fd[0] < 0)
+		return;
+	close(fd[0]);
+
+	t0 = now_ns();
+	for (k = 0; k < n_open; k++)
+		close(open_hw(PERF_COUNT_HW_INSTRUCTIONS, 0));
+	report("open+close instructions", t0, n_open);
+
+	fd[0] = open_hw(PERF_COUNT_HW_INSTRUCTIONS, 0);
+	t0 = now_ns();
+	for (k = 0; k < n_read; k++)
+		if (read(fd[0], buf, sizeof(buf)) != sizeof(buf))
+			exit(1);
+	report("read instructions", t0, n_read);
+
+	map = mmap(NULL, sysconf(_SC_PAGESIZE), PROT_READ, MAP_SHARED,
+		   fd[0], 0);
+	if (map == MAP_FAILED)
+		exit(1);
+	up = map;
+	t0 = now_ns();
+	for (k = 0; k < n_read; k++)
+		sum += rdpmc_read(up);
+	report("rdpmc read instructions", t0, n_read);
+	munmap(map, sysconf(_SC_PAGESIZE));
+	close(fd[0]);
+
+	fd[0] = open_hw(PERF_COUNT_HW_INSTRUCTIONS, 0);
+	fd[1] = open_hw(PERF_COUNT_HW_CPU_CYCLES, 0);
+	fd[2] = open_hw(PERF_COUNT_HW_BRANCH_INSTRUCTIONS, 0);
+	t0 = now_ns();
+	ping_pong(n_switch);
+	report("pipe round trip, 3 hw events", t0, n_switch);
+	for (i = 0; i < 3; i++)
+		close(fd[i]);
+
+	/* One overflow NMI per period of user instructions, into a buffer. */
+	t0 = now_ns();
+	spin(n_spin);
+	plain = now_ns() - t0;
+	fd[0] = open_hw(PERF_COUNT_HW_INSTRUCTIONS, period);
+	map = mmap(NULL, len, PROT_READ, MAP_SHARED, fd[0], 0);
+	if (fd[0] < 0 || map == MAP_FAILED)
+		exit(1);
+	up = map;
+	t0 = now_ns();
+	spin(n_spin);
+	sampled = now_ns() - t0;
+	samples = __atomic_load_n(&up->data_head, __ATOMIC_ACQUIRE) / 40;
+	printf("%-36s %10llu records\n", "hw samples written", samples);
+	printf("%-36s %10llu ns/op\n", "hardware-event overflow cost",
+	       samples && sampled > plain ? (sampled - plain) / samples : 0);
+	munmap(map, len);
+	close(fd[0]);
+	bench_sink = sum;
+}
+
 int main(void)
 {
 	unsigned long long t0, buf[3];
@@ -195,5 +321,7 @@ int main(void)
 	t0 = now_ns();
 	touch(n_fault);
 	bench_sampling(n_fault, report("page fault, no events", t0, n_fault));
+
+	bench_hardware(n_open, n_read, n_switch);
 	return 0;
 }

@@ -27,20 +27,19 @@ static void pmi_test_spin(void)
 		barrier();
 }
 
-/* Skip unless this is Intel's version @version or later with free counters. */
-static bool pmi_test_usable(struct kunit *test, unsigned int version)
+/*
+ * Why the test cannot run here, or NULL: it needs Intel's version
+ * @version or later, and counters no event holds.  Called with
+ * interrupts off (kunit_skip() must not be: it ends the thread).
+ */
+static const char *pmi_test_unusable(unsigned int version)
 {
 	if (boot_cpu_data.x86_vendor != X86_VENDOR_INTEL || !x86_pmu.gp ||
-	    x86_pmu.version < version || hweight64(x86_pmu.gp) < 2) {
-		kunit_skip(test, "needs Intel architectural perfmon v%u",
-			   version);
-		return false;
-	}
-	if (this_cpu_read(x86_pmu_cpu.placed)) {
-		kunit_skip(test, "counters in use on this CPU");
-		return false;
-	}
-	return true;
+	    x86_pmu.version < version || hweight64(x86_pmu.gp) < 2)
+		return "needs Intel architectural perfmon with the version tested";
+	if (this_cpu_read(x86_pmu_cpu.placed))
+		return "counters in use on this CPU";
+	return NULL;
 }
 
 /* General counter @idx counting kernel instructions from @left before 0. */
@@ -74,12 +73,14 @@ static void pmi_test_clean(void)
 static void pmi_masked_lvt(struct kunit *test)
 {
 	unsigned long flags, before, after_overflow, after_unmask;
+	const char *why;
 	u64 status;
 
 	local_irq_save(flags);
-	if (!pmi_test_usable(test, 2)) {
+	why = pmi_test_unusable(2);
+	if (why) {
 		local_irq_restore(flags);
-		return;
+		kunit_skip(test, "%s", why);
 	}
 	before = this_cpu_read(x86_pmi_count);
 	apic_write(APIC_LVTPC, APIC_DM_NMI | APIC_LVT_MASKED);
@@ -111,11 +112,13 @@ static void pmi_freeze_on_pmi(struct kunit *test)
 {
 	u64 debugctl, status, frozen, later, resumed;
 	unsigned long flags;
+	const char *why;
 
 	local_irq_save(flags);
-	if (!pmi_test_usable(test, 4)) {
+	why = pmi_test_unusable(4);
+	if (why) {
 		local_irq_restore(flags);
-		return;
+		kunit_skip(test, "%s", why);
 	}
 	rdmsrl(MSR_IA32_DEBUGCTLMSR, debugctl);
 	wrmsrl(MSR_IA32_DEBUGCTLMSR,

@@ -25,16 +25,22 @@
 
 #define AMD_COUNTER_WIDTH	48
 
-static const u64 amd_event_map[PERF_COUNT_HW_MAX] = {
-	[PERF_COUNT_HW_CPU_CYCLES]		= 0x0076,
-	[PERF_COUNT_HW_INSTRUCTIONS]		= 0x00c0,
-	[PERF_COUNT_HW_CACHE_REFERENCES]	= 0x077d,
-	[PERF_COUNT_HW_CACHE_MISSES]		= 0x077e,
-	[PERF_COUNT_HW_BRANCH_INSTRUCTIONS]	= 0x00c2,
-	[PERF_COUNT_HW_BRANCH_MISSES]		= 0x00c3,
-	[PERF_COUNT_HW_STALLED_CYCLES_FRONTEND]	= 0x00d0,
-	[PERF_COUNT_HW_STALLED_CYCLES_BACKEND]	= 0x00d1,
+/* The generic events: event select (bits 0-7) and unit mask (8-15). */
+static const struct {
+	u8	id;
+	u16	code;
+} amd_generic_events[] = {
+	{ PERF_COUNT_HW_INSTRUCTIONS,		0x00c0 },	/* retired */
+	{ PERF_COUNT_HW_BRANCH_INSTRUCTIONS,	0x00c2 },
+	{ PERF_COUNT_HW_BRANCH_MISSES,		0x00c3 },
+	{ PERF_COUNT_HW_CPU_CYCLES,		0x0076 },	/* not halted */
+	{ PERF_COUNT_HW_CACHE_REFERENCES,	0x077d },	/* L2 requests */
+	{ PERF_COUNT_HW_CACHE_MISSES,		0x077e },	/* L2 misses */
+	{ PERF_COUNT_HW_STALLED_CYCLES_FRONTEND, 0x00d0 },
+	{ PERF_COUNT_HW_STALLED_CYCLES_BACKEND,	0x00d1 },
 };
+
+static u64 amd_event_map[PERF_COUNT_HW_MAX];
 
 #define C(x)	PERF_COUNT_HW_CACHE_##x
 #define NONE	X86_EVENT_INVALID
@@ -242,7 +248,7 @@ static int __init amd_check_hardware(void)
  */
 int __init amd_pmu_probe(void)
 {
-	unsigned int n = AMD64_NUM_COUNTERS;
+	unsigned int i, n = AMD64_NUM_COUNTERS;
 
 	if (boot_cpu_data.x86_vendor != X86_VENDOR_AMD &&
 	    boot_cpu_data.x86_vendor != X86_VENDOR_HYGON)
@@ -254,6 +260,9 @@ int __init amd_pmu_probe(void)
 	x86_pmu.width = AMD_COUNTER_WIDTH;
 	x86_pmu.max_period = GENMASK_ULL(AMD_COUNTER_WIDTH - 2, 0);
 	x86_pmu.raw_mask = AMD64_RAW_EVENT_MASK;
+	for (i = 0; i < ARRAY_SIZE(amd_generic_events); i++)
+		amd_event_map[amd_generic_events[i].id] =
+			amd_generic_events[i].code;
 	x86_pmu.event_map = amd_event_map;
 	x86_pmu.cache_map = &amd_cache_map;
 	x86_pmu.format = amd_format;

@@ -106,8 +106,13 @@ TEST_F(hw_mux, fits)
  * `counters' rotations in every n, and how many of those stretches
  * fall in the work is known to one, so an estimate is off by about
  * n / (rotations during the work): some 1.5% here.  Where the speed
- * of the CPU changes during the work (an emulated one on a busy host),
- * the estimates differ more: 10% leaves room for that.
+ * of the CPU changes during the work, the estimates differ more: an
+ * emulated CPU on a busy host loses whole stretches of guest time with
+ * nothing executed, charged to the events on the counters then.  With
+ * the host's two cores fully loaded, 8 events on the 6 counters of the
+ * emulated AMD PMU spread over 12% under both kernels (2026-11-25):
+ * 20% leaves room for that and still catches an event whose time or
+ * count is wrong by a rotation's worth in every few.
  */
 TEST_F(hw_mux, scaled_counts_agree)
 {
@@ -131,7 +136,7 @@ TEST_F(hw_mux, scaled_counts_agree)
 	}
 	/* Some had to wait: not all can be on a counter at once. */
 	EXPECT_LE(n - self->counters, waited);
-	EXPECT_GE(lo * 1.1, hi) {
+	EXPECT_GE(lo * 1.2, hi) {
 		for (i = 0; i < n; i++)
 			TH_LOG("event %u: scaled %.0f", i, scaled[i]);
 	}
