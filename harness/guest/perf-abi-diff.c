@@ -6,11 +6,14 @@
  *
  *   harness/abi-diff.sh [ARGS]     boot both kernels, run it, diff:
  *                                  build/abi-{ours,upstream}.txt, build/abi.diff
- *   make run CMD='perf-abi-diff [-s SEED] [-c N[-M]] [-v] [-r]' KERNEL=...
+ *   make run CMD='perf-abi-diff [-s SEED] [-c N[-M]] [-v] [-r] [-f hw]' KERNEL=...
  *
  * The cases come from a fixed seed (-s changes it), so both kernels see
  * the same ones; -c runs only case N (or N to M), -v prints the full
- * attribute block of each case run, -r the raw errno of refused filters.
+ * attribute block of each case run, -r the raw errno of refused filters,
+ * -f hw only the families of hardware events (hw*: the cpu PMU's
+ * types, event selects, attr bits, user page and groups; run them with
+ * PMU=intel and PMU=amd).
  * Each line reads
  *   ABI <case> <family> <what>: <results>
  * where a result is "ok", a value or an errno name; nothing that varies
@@ -416,13 +419,13 @@ enum {
 	FU_MODIFY = 1 << 6, FU_PAUSE = 1 << 7, FU_BPF = 1 << 8,
 	FU_UNKNOWN = 1 << 9, FU_FILE = 1 << 10, FU_MMAP = 1 << 11,
 	FU_MMAP2 = 1 << 12, FU_GROUPMAX = 1 << 13, FU_FILTER1 = 1 << 14,
-	FU_EXIT = 1 << 15, FU_ALL = (1 << 16) - 1
+	FU_EXIT = 1 << 15, FU_ALL = (1 << 16) - 1, FU_HWPAGE = 1 << 16
 };
 
 static const char * const fu_names[] = {
 	"read", "id", "period", "ctl", "filter", "output", "modify", "pause",
 	"bpf", "unknown", "file", "mmap", "mmap2", "groupmax", "filter1",
-	"exit",
+	"exit", "hwpage",
 };
 
 struct leader {
@@ -1318,6 +1321,10 @@ static struct perf_event_attr *place_attr(const struct spec *s)
 	return (struct perf_event_attr *)p;
 }
 
+static void fu_hwpage(int fd);
+static void do_hwgroup(void);
+static int hwg_n;
+
 static void do_case(const struct spec *s)
 {
 	struct perf_event_attr *ua;
@@ -1334,6 +1341,10 @@ static void do_case(const struct spec *s)
 	cur_enabled = !s->attr.disabled;
 	if (become(s->priv)) {
 		say(" become=%s", ename(errno));
+		return;
+	}
+	if (hwg_n) {
+		do_hwgroup();
 		return;
 	}
 	if (s->pid == P_OWNKID || s->ld.pid == P_OWNKID) {
@@ -1421,6 +1432,8 @@ static void do_case(const struct spec *s)
 		fu_mmap2(fd);
 	if (s->fu & FU_GROUPMAX)
 		fu_groupmax(fd, s);
+	if (s->fu & FU_HWPAGE)
+		fu_hwpage(fd);
 	if (s->fu & FU_READ)
 		fu_read(fd);
 }
@@ -2957,13 +2970,467 @@ static void fam_random(int n)
 	}
 }
 
+/* ------------------------------------------------------------------ */
+/* Hardware events: the cpu PMU's types, event selects and attr bits. */
+
+/*
+ * The user page of an enabled event: the capability bits, the counter
+ * width and whether (not which) a counter is there to rdpmc, before,
+ * while and after the event counts.
+ */
+static const char *idx_class(u32 idx)
+{
+	if (!idx)
+		return "0";
+	return (idx - 1) & (1U << 30) ? "fixed" : "gp";
+}
+
+static void say_hwpage(const char *when, struct perf_event_mmap_page *pg)
+{
+	u64 caps;
+
+	memcpy(&caps, &pg->capabilities, sizeof(caps));
+	say(" %s{caps=%#llx w=%u idx=%s}", when, caps & 0x3f, pg->pmc_width,
+	    idx_class(pg->index));
+}
+
+/* Some user-space work for a counter to count. */
+static void spin(int n)
+{
+	int i;
+
+	for (i = 0; i < n; i++)
+		asm volatile("" ::: "memory");
+}
+
+static void fu_hwpage(int fd)
+{
+	struct perf_event_mmap_page *pg;
+
+	pg = mmap(NULL, PAGE, PROT_READ, MAP_SHARED, fd, 0);
+	sayret("mmap1", pg == MAP_FAILED ? -1 : 0, 0);
+	if (pg == MAP_FAILED)
+		return;
+	say_hwpage("off", pg);
+	sayret("enable", ioctl(fd, PERF_EVENT_IOC_ENABLE, 0), 1);
+	spin(10000);
+	say_hwpage("on", pg);
+	sayret("disable", ioctl(fd, PERF_EVENT_IOC_DISABLE, 0), 1);
+	say_hwpage("after", pg);
+	munmap(pg, PAGE);
+}
+
+/* A group of hardware events: what each open answers, whether it runs. */
+struct hwev {
+	u32 type;
+	u64 config;
+	u64 flags;		/* XORed into the flags word */
+};
+
+#define HWG_MAX	10
+static struct hwev hwg[HWG_MAX];
+static int hwg_n;
+
+static void do_hwgroup(void)
+{
+	u64 v[3 + 2 * HWG_MAX];
+	int fd[HWG_MAX], i, lfd = -1;
+
+	for (i = 0; i < hwg_n; i++) {
+		struct perf_event_attr a;
+
+		memset(&a, 0, sizeof(a));
+		a.size = sizeof(a);
+		a.type = hwg[i].type;
+		a.config = hwg[i].config;
+		a.disabled = !i;
+		a.read_format = PERF_FORMAT_GROUP |
+				PERF_FORMAT_TOTAL_TIME_ENABLED |
+				PERF_FORMAT_TOTAL_TIME_RUNNING;
+		set_flags(&a, get_flags(&a) ^ hwg[i].flags);
+		fd[i] = sys_open(&a, 0, -1, lfd, 0);
+		say(" m%d=%s", i, fd[i] < 0 ? ename(errno) : "ok");
+		if (!i && fd[i] < 0)
+			return;
+		if (!i)
+			lfd = fd[0];
+	}
+	sayret("enable", ioctl(lfd, PERF_EVENT_IOC_ENABLE, 0), 0);
+	spin(100000);
+	sayret("disable", ioctl(lfd, PERF_EVENT_IOC_DISABLE, 0), 0);
+	memset(v, 0, sizeof(v));
+	sayret("read", read(lfd, v, sizeof(v)), 1);
+	say(" ran=%s", v[2] ? "yes" : "no");
+}
+
+static void run_hwgroup(const char *note, const struct hwev *ev, int n)
+{
+	struct spec s;
+
+	spec_init(&s, "hwgroup", K_HW);
+	snprintf(s.note, sizeof(s.note), "%s", note);
+	s.fu = 0;
+	memcpy(hwg, ev, n * sizeof(*ev));
+	hwg_n = n;
+	run(&s);
+	hwg_n = 0;
+}
+
+#define HWE(c)		{ PERF_TYPE_HARDWARE, c, 0 }
+#define RAWE(c)		{ PERF_TYPE_RAW, c, 0 }
+#define SWE(c)		{ PERF_TYPE_SOFTWARE, c, 0 }
+
+static void fam_hwgroups(void)
+{
+	struct hwev ev[HWG_MAX];
+	char note[64];
+	int n, i;
+
+	/* n general-purpose events (retired branches as raw selects). */
+	for (n = 1; n <= 8; n++) {
+		for (i = 0; i < n; i++)
+			ev[i] = (struct hwev)RAWE(0xc4);
+		snprintf(note, sizeof(note), "%d raw 0xc4", n);
+		run_hwgroup(note, ev, n);
+		ev[0] = (struct hwev)HWE(PERF_COUNT_HW_INSTRUCTIONS);
+		snprintf(note, sizeof(note), "instructions + %d raw 0xc4",
+			 n - 1);
+		run_hwgroup(note, ev, n);
+		ev[0] = (struct hwev)SWE(PERF_COUNT_SW_TASK_CLOCK);
+		snprintf(note, sizeof(note), "task-clock + %d raw 0xc4", n - 1);
+		run_hwgroup(note, ev, n);
+		for (i = 0; i < n; i++)
+			ev[i] = (struct hwev)HWE(PERF_COUNT_HW_BRANCH_INSTRUCTIONS);
+		snprintf(note, sizeof(note), "%d branches", n);
+		run_hwgroup(note, ev, n);
+	}
+	{
+		static const struct { const char *note; int n;
+				      struct hwev ev[HWG_MAX]; } g[] = {
+			{ "2 ref-cycles", 2, { HWE(9), HWE(9) } },
+			{ "cycles+ref-cycles", 2, { HWE(0), HWE(9) } },
+			{ "2 cycles", 2, { HWE(0), HWE(0) } },
+			{ "2 instructions", 2, { HWE(1), HWE(1) } },
+			{ "3 instructions", 3, { HWE(1), HWE(1), HWE(1) } },
+			{ "fixed3+4gp", 7, { HWE(0), HWE(1), HWE(9), RAWE(0xc4),
+					     RAWE(0xc4), RAWE(0xc4),
+					     RAWE(0xc4) } },
+			{ "fixed3+5gp", 8, { HWE(0), HWE(1), HWE(9), RAWE(0xc4),
+					     RAWE(0xc4), RAWE(0xc4),
+					     RAWE(0xc4), RAWE(0xc4) } },
+			{ "sw leader + hw + sw", 3, { SWE(0), HWE(1), SWE(2) } },
+			{ "hw + sw", 2, { HWE(1), SWE(2) } },
+			{ "pinned hw + 3", 4, { { 0, 1, 1 << 2 }, HWE(4),
+						HWE(5), RAWE(0xc0) } },
+			{ "exclusive hw + 1", 2, { { 0, 1, 1 << 3 }, HWE(4) } },
+			{ "hw + bad hw", 2, { HWE(1), HWE(10) } },
+			{ "hw + cache", 2, { HWE(1), { 3, 0, 0 } } },
+			{ "raw cmask+inv + 1", 2, { RAWE(0x1c300c4),
+						    RAWE(0xc0) } },
+			{ "member excl_user differs", 2,
+			  { HWE(1), { 0, 4, 1 << 4 } } },
+		};
+		unsigned int j;
+
+		for (j = 0; j < ARRAY_SIZE(g); j++)
+			run_hwgroup(g[j].note, g[j].ev, g[j].n);
+	}
+}
+
+static void fam_hw(void)
+{
+	static const u64 hw_cfg[] = {
+		0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 0xff,
+		4ULL << 32, 1ULL << 32, 0x7e57ULL << 32, (1ULL << 32) | 1,
+		(0x7e57ULL << 32) | 1, 1ULL << 63,
+	};
+	static const u64 raw_bits[] = {
+		0, 1ULL << 16, 1ULL << 17, 1ULL << 18, 1ULL << 19, 1ULL << 20,
+		1ULL << 21, 1ULL << 22, 1ULL << 23, 1ULL << 24, 0xffULL << 24,
+		(1ULL << 24) | (1ULL << 23), 0x100, 0xff00, 0xf00000000ULL,
+		0x30000000000ULL, 0xf0000000000ULL,
+	};
+	static const u64 raw_sel[] = {
+		0, 0x3c, 0xc4, 0x13c, 0x300, 0xff, 0x1ff, 0xfff, 0xffff,
+		0xffffffff, ~0ULL,
+	};
+	const u64 fl[] = {
+		F("exclude_user"), F("exclude_kernel"), F("exclude_hv"),
+		F("exclude_idle"), F("exclude_host"), F("exclude_guest"),
+		F("exclude_user") | F("exclude_kernel"),
+		F("exclude_user") | F("exclude_kernel") | F("exclude_hv"),
+		F("exclude_host") | F("exclude_guest"), F("precise_ip0"),
+		F("precise_ip1"), F("precise_ip0") | F("precise_ip1"),
+		F("precise_ip0") | F("exclude_kernel"), F("pinned"), F("exclusive"),
+		F("inherit"), F("pinned") | F("exclusive"), F("inherit") | F("pinned"),
+		F("enable_on_exec"), F("sample_id_all"), F("mmap") | F("comm"),
+		F("exclude_callchain_kernel"), F("exclude_callchain_user"),
+		F("inherit_stat") | F("inherit"), F("inherit_thread") | F("inherit"),
+		F("remove_on_exec"), F("sigtrap") | F("remove_on_exec"),
+	};
+	static const int kinds[] = { K_HW, K_CACHE, K_RAW };
+	struct spec s;
+	unsigned int i, k, j;
+	int t, op, r, bit;
+
+	/* Every generic hardware event, with upper bits, with its page. */
+	for (i = 0; i < ARRAY_SIZE(hw_cfg); i++) {
+		spec_init(&s, "hw", K_HW);
+		s.attr.config = hw_cfg[i];
+		s.fu |= FU_HWPAGE | FU_CTL;
+		run(&s);
+		s.fu = FU_READ;
+		s.attr.exclude_kernel = 1;
+		s.priv = PRIV_NOBODY;
+		run(&s);
+		s.pid = P_ANY;
+		s.cpu = 0;
+		s.priv = PRIV_ROOT;
+		s.attr.exclude_kernel = 0;
+		run(&s);
+	}
+	/* Every cache type, op and result, and the ones past them. */
+	for (t = 0; t <= 8; t++)
+		for (op = 0; op <= 3; op++)
+			for (r = 0; r <= 2; r++) {
+				spec_init(&s, "hwcache", K_CACHE);
+				s.attr.config = t | op << 8 | r << 16;
+				run(&s);
+			}
+	{
+		static const u64 cc[] = {
+			0xff, 0xff00, 0xff0000, 1ULL << 24, 1ULL << 32,
+			1ULL << 63, 0x10000 | 1ULL << 32, ~0ULL, 0xffffff,
+		};
+
+		for (i = 0; i < ARRAY_SIZE(cc); i++) {
+			spec_init(&s, "hwcache", K_CACHE);
+			s.attr.config = cc[i];
+			run(&s);
+		}
+		spec_init(&s, "hwcache", K_CACHE);
+		s.attr.config = 0x10000;
+		s.fu |= FU_HWPAGE;
+		run(&s);
+	}
+	/* Raw event selects and each bit of the select register. */
+	for (i = 0; i < ARRAY_SIZE(raw_sel); i++) {
+		spec_init(&s, "raw", K_RAW);
+		s.attr.config = raw_sel[i];
+		run(&s);
+	}
+	for (i = 0; i < ARRAY_SIZE(raw_bits); i++) {
+		spec_init(&s, "raw", K_RAW);
+		s.attr.config = 0xc4 | raw_bits[i];
+		s.fu |= FU_HWPAGE;
+		run(&s);
+		s.fu = FU_READ;
+		s.attr.exclude_kernel = 1;
+		s.priv = PRIV_NOBODY;
+		run(&s);
+		s.paranoid = 0;
+		run(&s);
+		s.paranoid = -1;
+		s.attr.exclude_kernel = 0;
+		run(&s);
+	}
+	for (bit = 32; bit < 64; bit++) {
+		spec_init(&s, "raw", K_RAW);
+		s.attr.config = 0xc4 | 1ULL << bit;
+		run(&s);
+	}
+	/* The attr bits that matter to a counter, on each type. */
+	for (k = 0; k < ARRAY_SIZE(kinds); k++) {
+		for (j = 0; j < ARRAY_SIZE(fl); j++) {
+			spec_init(&s, "hwattr", kinds[k]);
+			if (kinds[k] == K_CACHE)
+				s.attr.config = 0x10000;
+			set_flags(&s.attr, get_flags(&s.attr) ^ fl[j]);
+			if (s.attr.sigtrap) {
+				s.attr.sample_period = 1000000;
+				s.attr.sig_data = 1;
+			}
+			s.fu |= FU_CTL;
+			run(&s);
+			if (!(fl[j] & (F("precise_ip0") | F("precise_ip1"))))
+				continue;
+			s.attr.sample_period = 100000;
+			s.attr.sample_type = PERF_SAMPLE_IP;
+			run(&s);
+			s.attr.exclude_guest = 1;
+			run(&s);
+		}
+		for (bit = 0; bit < 64; bit++) {
+			spec_init(&s, "hwflags", kinds[k]);
+			if (kinds[k] == K_CACHE)
+				s.attr.config = 0x10000;
+			set_flags(&s.attr, get_flags(&s.attr) ^ (1ULL << bit));
+			run(&s);
+		}
+		for (i = 0; i < 4; i++) {
+			static const u64 v[] = { 1, 0xff, 1ULL << 63, ~0ULL };
+
+			spec_init(&s, "hwattr", kinds[k]);
+			if (kinds[k] == K_CACHE)
+				s.attr.config = 0x10000;
+			s.attr.config1 = v[i];
+			run(&s);
+			s.attr.config1 = 0;
+			s.attr.config2 = v[i];
+			run(&s);
+		}
+		for (i = 0; i < 64; i++) {
+			spec_init(&s, "hwrf", kinds[k]);
+			if (kinds[k] == K_CACHE)
+				s.attr.config = 0x10000;
+			s.attr.read_format = i < 32 ? i : 1ULL << (i - 27);
+			if (i >= 32 + 27)
+				break;
+			s.fu = FU_READ;
+			run(&s);
+		}
+	}
+	/* Sampling: periods, frequencies, sample_type bits, registers. */
+	{
+		static const u64 periods[] = {
+			1, 2, 100, 100000, 1ULL << 31, 1ULL << 47, 1ULL << 48,
+			1ULL << 62, 1ULL << 63, ~0ULL,
+		};
+		u64 freqs[] = { 1, 1000, max_rate, max_rate + 1, 1ULL << 40 };
+
+		for (i = 0; i < ARRAY_SIZE(periods); i++) {
+			spec_init(&s, "hwsample", K_HW);
+			s.attr.sample_period = periods[i];
+			s.attr.sample_type = PERF_SAMPLE_IP;
+			s.fu |= FU_PERIOD | FU_HWPAGE;
+			run(&s);
+		}
+		for (i = 0; i < ARRAY_SIZE(freqs); i++) {
+			spec_init(&s, "hwsample", K_HW);
+			s.attr.freq = 1;
+			s.attr.sample_freq = freqs[i];
+			s.attr.sample_type = PERF_SAMPLE_IP;
+			s.fu |= FU_PERIOD;
+			run(&s);
+			s.attr.config = PERF_COUNT_HW_REF_CPU_CYCLES;
+			run(&s);
+		}
+		for (k = 0; k < ARRAY_SIZE(kinds); k++) {
+			for (bit = 0; bit < 26; bit++) {
+				spec_init(&s, "hwst", kinds[k]);
+				if (kinds[k] == K_CACHE)
+					s.attr.config = 0x10000;
+				s.attr.sample_period = 100000;
+				s.attr.sample_type = 1ULL << bit;
+				if (bit == 11)	/* BRANCH_STACK */
+					s.attr.branch_sample_type =
+						PERF_SAMPLE_BRANCH_ANY;
+				if (bit == 12) {	/* REGS_USER */
+					s.attr.sample_regs_user = 0xff;
+				}
+				if (bit == 13)	/* STACK_USER */
+					s.attr.sample_stack_user = 64;
+				if (bit == 18)	/* REGS_INTR */
+					s.attr.sample_regs_intr = 0xff;
+				run(&s);
+			}
+		}
+		{
+			static const u64 br[] = {
+				0, PERF_SAMPLE_BRANCH_ANY,
+				PERF_SAMPLE_BRANCH_USER | PERF_SAMPLE_BRANCH_ANY,
+				PERF_SAMPLE_BRANCH_CALL_STACK,
+				PERF_SAMPLE_BRANCH_ANY_CALL,
+				PERF_SAMPLE_BRANCH_NO_CYCLES,
+				PERF_SAMPLE_BRANCH_HW_INDEX |
+				PERF_SAMPLE_BRANCH_ANY,
+				PERF_SAMPLE_BRANCH_KERNEL,
+				1ULL << 40,
+			};
+			static const u64 regs[] = {
+				1, 0xff, 0xffffff, 1ULL << 24, 1ULL << 32,
+				0xffffULL << 32, 0xffffffffULL << 32, ~0ULL,
+				(1ULL << 32) | 1,
+			};
+
+			for (i = 0; i < ARRAY_SIZE(br); i++) {
+				spec_init(&s, "hwbranch", K_HW);
+				s.attr.sample_period = 100000;
+				s.attr.sample_type = PERF_SAMPLE_BRANCH_STACK;
+				s.attr.branch_sample_type = br[i];
+				run(&s);
+				s.attr.exclude_kernel = 1;
+				s.priv = PRIV_NOBODY;
+				run(&s);
+				s.attr.precise_ip = 1;
+				run(&s);
+			}
+			for (i = 0; i < ARRAY_SIZE(regs); i++) {
+				spec_init(&s, "hwregs", K_HW);
+				s.attr.sample_period = 100000;
+				s.attr.sample_type = PERF_SAMPLE_REGS_INTR;
+				s.attr.sample_regs_intr = regs[i];
+				run(&s);
+				s.attr.precise_ip = 1;
+				run(&s);
+				spec_init(&s, "hwregs", K_HW);
+				s.attr.sample_period = 100000;
+				s.attr.sample_type = PERF_SAMPLE_REGS_USER;
+				s.attr.sample_regs_user = regs[i];
+				run(&s);
+				spec_init(&s, "hwregs", K_SW_SAMPLE);
+				s.attr.sample_type |= PERF_SAMPLE_REGS_INTR;
+				s.attr.sample_regs_intr = regs[i];
+				run(&s);
+			}
+		}
+	}
+	/* mmap of a hardware event, and of a sampling one. */
+	spec_init(&s, "hwmmap", K_HW);
+	s.fu = FU_MMAP | FU_MMAP2;
+	run(&s);
+	spec_init(&s, "hwmmap", K_HW);
+	s.attr.sample_period = 100000;
+	s.attr.sample_type = PERF_SAMPLE_IP;
+	s.fu = FU_MMAP | FU_HWPAGE | FU_PAUSE | FU_ID | FU_MODIFY;
+	run(&s);
+	spec_init(&s, "hwmmap", K_RAW);
+	s.attr.exclude_kernel = 1;
+	s.priv = PRIV_NOBODY;
+	s.fu = FU_HWPAGE;
+	run(&s);
+	/* Counting on a CPU, on a child, inherited. */
+	for (k = 0; k < ARRAY_SIZE(kinds); k++) {
+		static const int pids[] = { P_CHILD, P_NOBODY, P_ANY };
+
+		for (i = 0; i < ARRAY_SIZE(pids); i++) {
+			spec_init(&s, "hwtarget", kinds[k]);
+			if (kinds[k] == K_CACHE)
+				s.attr.config = 0x10000;
+			s.pid = pids[i];
+			s.cpu = pids[i] == P_ANY ? 1 : -1;
+			s.fu |= FU_CTL;
+			run(&s);
+			s.priv = PRIV_NOBODY;
+			s.attr.exclude_kernel = 1;
+			run(&s);
+		}
+	}
+	fam_hwgroups();
+}
+
+static const char *only;	/* -f hw: only the hardware families */
+
 int main(int argc, char **argv)
 {
 	u64 seed = 0x5eed;
 	int opt, i;
 
-	while ((opt = getopt(argc, argv, "s:c:vr")) != -1) {
+	while ((opt = getopt(argc, argv, "s:c:vrf:")) != -1) {
 		switch (opt) {
+		case 'f':
+			only = optarg;
+			break;
 		case 's':
 			seed = strtoull(optarg, NULL, 0);
 			break;
@@ -2978,7 +3445,7 @@ int main(int argc, char **argv)
 			raw_filters = 1;
 			break;
 		default:
-			fprintf(stderr, "usage: %s [-s seed] [-c N[-M]] [-v] [-r]\n",
+			fprintf(stderr, "usage: %s [-s seed] [-c N[-M]] [-v] [-r] [-f hw]\n",
 				argv[0]);
 			return 2;
 		}
@@ -2999,19 +3466,24 @@ int main(int argc, char **argv)
 	       tp_ftrace > 0 ? ",ftrace" : "-", kfunc,
 	       uprobe_offset ? "ok" : "-", max_rate);
 
-	fam_types();
-	fam_sizes();
-	fam_flags();
-	fam_bits();
-	fam_target();
-	fam_groups();
-	fam_paranoid();
-	fam_freq();
-	fam_misc();
-	fam_rules();
-	fam_ioctl();
-	fam_order();
-	fam_random(1500);
+	if (!only) {
+		fam_types();
+		fam_sizes();
+		fam_flags();
+		fam_bits();
+		fam_target();
+		fam_groups();
+		fam_paranoid();
+		fam_freq();
+		fam_misc();
+		fam_rules();
+		fam_ioctl();
+		fam_order();
+		fam_random(1500);
+	}
+	/* The cpu PMU's (after the others: their case numbers stay). */
+	if (!only || !strcmp(only, "hw"))
+		fam_hw();
 
 	write_long(SYSCTL "perf_event_paranoid", 2);
 	kill(pid_child, SIGKILL);

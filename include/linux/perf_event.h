@@ -153,6 +153,7 @@ struct hw_perf_event {
 #define PERF_PMU_CAP_NO_NMI		0x0002	/* overflows are not NMIs */
 #define PERF_PMU_CAP_EXTENDED_REGS	0x0008	/* samples PERF_REG_EXTENDED_MASK */
 #define PERF_PMU_CAP_NO_EXCLUDE		0x0080	/* refuses exclude_* bits */
+#define PERF_PMU_CAP_AUX_OUTPUT		0x0100	/* may write to an AUX leader */
 #define PERF_PMU_CAP_UNLIMITED		0x8000	/* never out of counters */
 
 /**

@@ -142,10 +142,15 @@ struct perf_event *perf_event_alloc(struct perf_event_attr *attr, int cpu,
 	ret = perf_pmu_init_event(event);
 	if (ret)
 		goto fail;
-	/* No PMU here can send its output to an AUX area. */
+	/*
+	 * No PMU here has an AUX area for aux_output to go to: refused, with
+	 * EINVAL (no such leader) by a PMU that could use one.
+	 */
 	ret = 0;
 	if (attr->aux_output)
-		ret = perf_refuse(-EOPNOTSUPP, "aux_output: no AUX leader", 1);
+		ret = perf_refuse(event->pmu->capabilities &
+				  PERF_PMU_CAP_AUX_OUTPUT ? -EINVAL : -EOPNOTSUPP,
+				  "aux_output: no AUX leader", 1);
 	if (!ret && cgroup_fd != -1)
 		ret = perf_cgroup_connect(event, cgroup_fd);
 	if (ret)

@@ -415,17 +415,15 @@ static bool x86_group_fits(struct perf_event *event)
 static int x86_pmu_event_init(struct perf_event *event)
 {
 	struct hw_perf_event *hwc = &event->hw;
-	u64 ext;
 	int ret;
 
+	/*
+	 * The upper half of a generic event's config is ignored, whatever
+	 * PMU type it names, as 6.1 does with one PMU of this kind.
+	 */
 	switch (event->attr.type) {
 	case PERF_TYPE_HARDWARE:
 	case PERF_TYPE_HW_CACHE:
-		/* The upper half of the config may name the PMU it is for. */
-		ext = event->attr.config >> PERF_PMU_TYPE_SHIFT;
-		if (ext && ext != event->pmu->type)
-			return -ENOENT;
-		break;
 	case PERF_TYPE_RAW:
 		break;
 	default:

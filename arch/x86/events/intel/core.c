@@ -406,6 +406,12 @@ int __init intel_pmu_probe(void)
 	x86_pmu.reset = intel_reset;
 	x86_pmu.rdpmc_index = intel_rdpmc_index;
 	x86_pmu.extra_attrs = intel_extra_attrs;
+	/*
+	 * As on 6.1: aux_output is Intel's to take (to a PT leader, which
+	 * this machine has not), so it is refused with EINVAL, not
+	 * EOPNOTSUPP.
+	 */
+	x86_cpu_pmu.capabilities |= PERF_PMU_CAP_AUX_OUTPUT;
 
 	if (x86_pmu.version >= 2) {
 		fixed_n = edx.split.num_counters_fixed;
