@@ -4,7 +4,8 @@
 # suites built into it and the kselftests, and report.
 #
 # For KERNEL=ours it then runs the hardware-PMU kselftests on the other
-# vendor's flavour too (logs: build/ours/console-<flavour>.log), and
+# vendor's flavour and on a CPU without a PMU too (logs:
+# build/ours/console-<flavour>.log), and
 # checks the emulated PMU itself: the reference kernel, whose x86 driver
 # is the independent judge of the emulation, runs them on each flavour
 # (HARNESS_PMU_CHECK=0 leaves both out).  The last line sums every run.
@@ -51,6 +52,11 @@ if [ "$kind" = ours ] && [ "${HARNESS_PMU_CHECK:-1}" = 1 ]; then
 		PMU=$other "$ROOT/harness/boot.sh" ours check
 		report ours "ours kernel, PMU=$other, hardware tests"
 		keep_logs ours "$other"
+		# ... and with no PMU at all (KUnit, and the tests that skip).
+		log "booting the ours kernel (PMU=none, KUnit and hardware tests)"
+		PMU=none "$ROOT/harness/boot.sh" ours check
+		report ours "ours kernel, PMU=none"
+		keep_logs ours none
 		for f in console results; do
 			mv "$(out_dir ours)/$f-$PMU.log" "$(out_dir ours)/$f.log"
 		done

@@ -173,13 +173,19 @@ static int count_hit(struct perf_event_header *h, void *arg)
 	return 0;
 }
 
-/* No sample lost, none throttled, every one in user mode. */
+/*
+ * No sample lost, none throttled, and the samples in user mode but for
+ * at most one: the work ends with the syscall that disables the event,
+ * and that instruction counts as a user one.  Should a period end on
+ * it, the PMI comes after it, in the kernel, as on real hardware (the
+ * sample's skid), and the sample says so.
+ */
 static void expect_clean(struct __test_metadata *_metadata,
 			 struct ip_hits *hits)
 {
 	EXPECT_EQ(0, hits->counts.type[PERF_RECORD_LOST]);
 	EXPECT_EQ(0, hits->counts.type[PERF_RECORD_THROTTLE]);
-	EXPECT_EQ(0, hits->not_user);
+	EXPECT_GE(1, hits->not_user);
 }
 
 /* The share of @part in @whole, in tenths of a percent. */
