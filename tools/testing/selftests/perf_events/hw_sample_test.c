@@ -174,18 +174,16 @@ static int count_hit(struct perf_event_header *h, void *arg)
 }
 
 /*
- * No sample lost, none throttled, and the samples in user mode but for
- * at most one: the work ends with the syscall that disables the event,
- * and that instruction counts as a user one.  Should a period end on
- * it, the PMI comes after it, in the kernel, as on real hardware (the
- * sample's skid), and the sample says so.
+ * No sample lost, none throttled, every one in user mode: the PMI of
+ * an instructions:u counter comes right after the user instruction that
+ * overflowed it, before an interrupt that was pending then.
  */
 static void expect_clean(struct __test_metadata *_metadata,
 			 struct ip_hits *hits)
 {
 	EXPECT_EQ(0, hits->counts.type[PERF_RECORD_LOST]);
 	EXPECT_EQ(0, hits->counts.type[PERF_RECORD_THROTTLE]);
-	EXPECT_GE(1, hits->not_user);
+	EXPECT_EQ(0, hits->not_user);
 }
 
 /* The share of @part in @whole, in tenths of a percent. */
@@ -293,6 +291,50 @@ TEST_F(hw_sample, two_events_overflow_together)
 		ring_unmap(&r[i]);
 		close(fd[i]);
 	}
+}
+
+#define THROTTLE_RATE	1000		/* samples/s: 4 a tick at HZ 250 */
+#define THROTTLE_PERIOD	1009
+#define THROTTLE_LOOP_N	5000000UL
+
+/*
+ * Past perf_event_max_sample_rate / HZ samples in a tick the event is
+ * throttled (a THROTTLE record; its counter stops), and the next tick
+ * lets it go on (UNTHROTTLE): it samples again, more than one tick's
+ * worth in all.
+ */
+TEST_F(hw_sample, throttled_and_back)
+{
+	struct perf_event_attr attr;
+	struct ip_hits hits = { 0 };
+	struct ring r;
+	__u64 count;
+	int fd;
+
+	HW_SKIP_WITHOUT_PMU();
+	/* The rate can only be set while the CPU-time limit is on. */
+	ASSERT_EQ(0, write_int_file(CPU_PERCENT, 25));
+	ASSERT_EQ(0, write_int_file(MAX_RATE, THROTTLE_RATE));
+	ASSERT_EQ(0, write_int_file(CPU_PERCENT, 0));
+	fd = open_sampling(&attr, -1, &r);
+	ASSERT_LE(0, fd) TH_LOG("instructions:u: %s", strerror(errno));
+	ASSERT_EQ(0, ioctl(fd, PERF_EVENT_IOC_PERIOD,
+			   &(__u64){ THROTTLE_PERIOD }));
+	ASSERT_EQ(0, hw_run_loop(fd, THROTTLE_LOOP_N, 0));
+	ASSERT_EQ(0, read_value(fd, &count));
+	ASSERT_LE(0, ring_drain(&r, count_hit, &hits));
+	EXPECT_EQ(0, hits.counts.type[PERF_RECORD_LOST]);
+	EXPECT_LE(1, hits.counts.type[PERF_RECORD_THROTTLE]);
+	EXPECT_LE(1, hits.counts.type[PERF_RECORD_UNTHROTTLE]);
+	EXPECT_LT(THROTTLE_RATE / 250, hits.samples);
+	/* Throttled stretches count nothing; the rest counts. */
+	EXPECT_LT(0, count);
+	EXPECT_GE(THROTTLE_LOOP_N * HW_LOOP_INSNS + 1000, count);
+	TH_LOG("%d samples, %d throttled, %d unthrottled, %llu instructions",
+	       hits.samples, hits.counts.type[PERF_RECORD_THROTTLE],
+	       hits.counts.type[PERF_RECORD_UNTHROTTLE], count);
+	ring_unmap(&r);
+	close(fd);
 }
 
 TEST_HARNESS_MAIN
