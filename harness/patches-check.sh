@@ -74,7 +74,8 @@ n=${#list[@]}
 k=0
 for p in "${list[@]}"; do
 	k=$((k + 1))
-	subject=$(sed -n 's/^Subject: \[PATCH[^]]*\] //p' "$p" | head -n1)
+	subject=$(awk '/^Subject: / { s = $0; while ((getline l) > 0 && l ~ /^[ \t]/) s = s l; print s; exit }' "$p" |
+		sed 's/^Subject: \[PATCH[^]]*\] //; s/[ \t][ \t]*/ /g')
 	t0=$(date +%s)
 	echo "=== [$k/$n] $(basename "$p")" >>"$logf"
 	git -C "$src" am -q "$p" >>"$logf" 2>&1 ||

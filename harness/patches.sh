@@ -121,10 +121,15 @@ idx=0
 grown_in=
 while IFS=$'\037' read -r name subject changelog removes files; do
 	idx=$((idx + 1))
+	# Upstream's files go, except ours that an earlier patch put at the
+	# same path (the UAPI header).
 	if [ "$removes" = upstream ]; then
 		grep -v '^[[:space:]]*\(#\|$\)' "$MANIFEST" | while read -r p; do
-			g rm -q -r --ignore-unmatch -- "${p%/}"
-		done
+			g ls-files -- "${p%/}"
+		done | sort -u >"$tmp/removed"
+		awk -F'\t' -v i=$idx '$1 < i { print $2 }' "$tmp/assign" | sort >"$tmp/earlier"
+		comm -23 "$tmp/removed" "$tmp/earlier" >"$tmp/remove"
+		[ -s "$tmp/remove" ] && (cd "$gen" && xargs -d '\n' git rm -q -- <"$tmp/remove")
 	fi
 	awk -F'\t' -v i=$idx '$1 == i { print $2 }' "$tmp/assign" >"$tmp/files"
 	while read -r f; do
