@@ -24,13 +24,13 @@ trap 'rm -rf "$tmp"' EXIT
 
 # The series file as one line per patch, fields separated by US (\037,
 # not a tab: read would merge empty fields):
-#   name, subject, changelog, removes, patterns
+#   name, subject, changelog, removes, patterns, checkpatch types to ignore
 # and the grown Makefiles in $tmp/grow.
 awk -v grow="$tmp/grow" '
 	function flush() {
 		if (name != "")
-			printf "%s\037%s\037%s\037%s\037%s\n", name, subject, changelog, removes, files
-		name = subject = changelog = removes = files = ""
+			printf "%s\037%s\037%s\037%s\037%s\037%s\n", name, subject, changelog, removes, files, ignore
+		name = subject = changelog = removes = files = ignore = ""
 	}
 	function value() { v = $0; sub(/^[^=]*=[ \t]*/, "", v); sub(/[ \t]+$/, "", v); return v }
 	/^[ \t]*(#|$)/ { next }
@@ -40,13 +40,14 @@ awk -v grow="$tmp/grow" '
 	/^changelog[ \t]*=/ { changelog = value(); next }
 	/^removes[ \t]*=/ { removes = value(); next }
 	/^files[ \t]*=/ { files = files (files == "" ? "" : " ") value(); next }
+	/^checkpatch-ignore[ \t]*=/ { ignore = ignore (ignore == "" ? "" : ",") value(); next }
 	{ printf "harness/patches/series:%d: cannot parse: %s\n", NR, $0 > "/dev/stderr"; bad = 1 }
 	END { flush(); exit bad }
 ' "$dir/series" >"$tmp/series"
 tr ' ' '\n' <"$tmp/grow" 2>/dev/null | grep . >"$tmp/grow.list" || true
 
 fail=0
-while IFS=$'\037' read -r name subject changelog removes files; do
+while IFS=$'\037' read -r name subject changelog removes files ignore; do
 	if [ -z "$subject" ] || [ -z "$changelog" ] || [ -z "$files" ]; then
 		echo "series: [$name] needs subject, changelog and files" >&2
 		fail=1
@@ -119,7 +120,8 @@ g checkout -q -f -B series base
 g clean -fdxq
 idx=0
 grown_in=
-while IFS=$'\037' read -r name subject changelog removes files; do
+: >"$tmp/ignores"
+while IFS=$'\037' read -r name subject changelog removes files ignore; do
 	idx=$((idx + 1))
 	# Upstream's files go, except ours that an earlier patch put at the
 	# same path (the UAPI header).
@@ -157,6 +159,7 @@ while IFS=$'\037' read -r name subject changelog removes files; do
 		echo "Signed-off-by: $ident_name <$ident_email>"
 	} >"$tmp/msg"
 	g commit -q --no-verify -F "$tmp/msg"
+	echo "$ignore" >>"$tmp/ignores"
 done <"$tmp/series"
 
 log "writing $out"
@@ -191,12 +194,16 @@ mv "$tmp/cover" "$cover"
 # the series adds is under an existing MAINTAINERS entry (PERFORMANCE
 # EVENTS SUBSYSTEM) or beside files that are.
 log "checkpatch --strict"
+# A stanza's checkpatch-ignore adds the types it names, for that patch.
 bad=0
+k=0
 for p in "$out"/0*.patch; do
 	case $p in */0000-cover-letter.patch) continue ;; esac
+	k=$((k + 1))
+	ignore=FILE_PATH_CHANGES$(sed -n "${k}s/^./,&/p" "$tmp/ignores" | tr -d ' ')
 	# /usr/bin first: spdxcheck.py's python3 is Debian's, with deps.sh's modules.
 	if ! (cd "$gen" && PATH=/usr/bin:$PATH perl scripts/checkpatch.pl --strict --quiet --no-summary \
-			--ignore FILE_PATH_CHANGES "$p") >"$tmp/cp" 2>&1; then
+			--ignore "$ignore" "$p") >"$tmp/cp" 2>&1; then
 		echo "checkpatch: $(basename "$p"):" >&2
 		sed 's/^/    /' "$tmp/cp" >&2
 		bad=$((bad + 1))
