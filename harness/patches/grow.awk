@@ -7,7 +7,8 @@
 # STATE lists the tree's files at that step, one path a line.  An object
 # foo.o stays if dir/foo.c or dir/foo.S is there, or if the Makefile
 # builds it from parts (foo-y, foo-objs); a subdirectory foo/ stays if a
-# file is under it.  A logical line (with its continuations) whose objects
+# file is under it.  In a kselftest Makefile, a program of TEST_GEN_PROGS
+# or TEST_GEN_PROGS_EXTENDED stays if dir/prog.c is there.  A logical line (with its continuations) whose objects
 # are all there is printed as it is, so the last step gives the file
 # unchanged; one with none of its objects left goes away, and so does a
 # conditional (ifdef ... endif) left empty.
@@ -26,12 +27,15 @@ FNR == NR {
 { line[++nlines] = $0 }
 
 function is_obj(tok) {
-	return tok ~ /^[A-Za-z0-9_.-]+\.o$/ || tok ~ /^[A-Za-z0-9_-]+\/$/
+	return tok ~ /^[A-Za-z0-9_.-]+\.o$/ || tok ~ /^[A-Za-z0-9_-]+\/$/ ||
+	       (progs && tok ~ /^[A-Za-z0-9_-]+$/)
 }
 
 function present(tok,    base, p) {
 	if (tok ~ /\/$/)
 		return (dir "/" substr(tok, 1, length(tok) - 1)) in hasdir
+	if (tok !~ /\.o$/)
+		return (dir "/" tok ".c") in have
 	base = substr(tok, 1, length(tok) - 2)
 	p = dir "/" base
 	return (p ".c") in have || (p ".S") in have || base in composite
@@ -92,6 +96,7 @@ END {
 		while (line[j] ~ /\\$/ && j < nlines)
 			j++
 		assign = line[i] ~ /^[ \t]*[^#= \t][^=]*(:=|\+=|\?=|=)/
+		progs = line[i] ~ /^[ \t]*TEST_GEN_PROGS(_EXTENDED)?[ \t]*(:=|\+=|\?=|=)/
 		total = 0
 		kept = 0
 		for (k = i; k <= j && assign; k++) {
