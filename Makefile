@@ -5,6 +5,8 @@
 #   make check [KERNEL=ours|upstream] [PMU=...]   boot, run KUnit + kselftests
 #   make qemu                                     QEMU with the emulated PMU
 #   make bench                                    perf-bench on both kernels, ratios
+#   make patches                                  the patch series, in build/patches/
+#   make patches-check                            apply it to the base, build each step
 #
 # The scripts doing the work live in harness/; see README.md.
 
@@ -14,7 +16,7 @@ CMD ?=
 PMU ?= intel
 export PMU
 
-.PHONY: check run bench kernel tree qemu clean distclean
+.PHONY: check run bench patches patches-check kernel tree qemu clean distclean
 
 check:
 	@harness/check.sh $(KERNEL)
@@ -24,6 +26,12 @@ run:
 
 bench:
 	@harness/bench.sh
+
+patches:
+	@harness/patches.sh
+
+patches-check:
+	@harness/patches-check.sh
 
 kernel:
 	@harness/deps.sh && harness/tree.sh $(KERNEL) && harness/kernel.sh $(KERNEL)
@@ -36,7 +44,7 @@ qemu:
 
 # Remove the builds but keep the unpacked base and the compiler cache.
 clean:
-	rm -rf build/obj build/src build/ours build/upstream
+	rm -rf build/obj build/src build/ours build/upstream build/patches build/series/src build/series/obj
 
 distclean:
 	rm -rf build

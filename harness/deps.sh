@@ -4,14 +4,17 @@
 
 # Line 4: what gdb-minimal (below) needs to run.  Lines 5-7: what
 # qemu.sh needs to fetch and build QEMU, and the firmware it boots with
-# (Debian's qemu-system-x86 stays for comparing speed with it).
+# (Debian's qemu-system-x86 stays for comparing speed with it).  Line 8:
+# what checkpatch.pl's SPDX check (scripts/spdxcheck.py) imports, for
+# make patches.
 pkgs="linux-source-6.1 qemu-system-x86 busybox-static ccache build-essential
       bc bison flex libelf-dev libssl-dev cpio kmod xz-utils gawk perl rsync
       linux-perf gcc-multilib libc6-dev-i386 git time
       libdebuginfod1 libexpat1 libgmp10 libipt2 libreadline8 libxxhash0
       dpkg-dev patch ninja-build meson pkg-config python3-venv
       libglib2.0-dev libpixman-1-dev libfdt-dev zlib1g-dev
-      qemu-system-data seabios"
+      qemu-system-data seabios
+      python3-ply python3-git"
 missing=
 for p in $pkgs; do
 	dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q 'ok installed' ||

@@ -17,6 +17,12 @@ export ARCH
 # The directories of the repository that are laid over the kernel tree.
 OVERLAY_DIRS="arch block Documentation drivers fs include init kernel lib mm scripts tools"
 
+# Our files that go into the kernel tree, one path a line, sorted.
+overlay_files() {
+	(cd "$ROOT" && git ls-files -co --exclude-standard -- $OVERLAY_DIRS |
+		while read -r f; do [ -f "$f" ] && echo "$f"; done) | sort -u
+}
+
 # QEMU with the emulated PMU, built by qemu.sh (HARNESS_QEMU_BIN=path
 # uses an already built one instead, for a second work tree).
 QEMU_BIN=${HARNESS_QEMU_BIN:-$BUILD/qemu/bin/qemu-system-x86_64}

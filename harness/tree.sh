@@ -30,8 +30,7 @@ tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 
 # Files of ours that go into the tree.
-(cd "$ROOT" && git ls-files -co --exclude-standard -- $OVERLAY_DIRS |
-	while read -r f; do [ -f "$f" ] && echo "$f"; done) | sort -u >"$tmp/ours"
+overlay_files >"$tmp/ours"
 
 # Upstream files the manifest removes.
 grep -v '^[[:space:]]*\(#\|$\)' "$MANIFEST" | while read -r p; do

@@ -9,10 +9,9 @@
 #include <linux/init.h>
 #include <linux/jump_label.h>
 #include <linux/percpu.h>
-#include <asm/cpufeature.h>
+#include <linux/cpufeature.h>
 #include <asm/intel_ds.h>
-#include <asm/mmu_context.h>
-#include <asm/perf_event.h>
+#include <linux/mmu_context.h>
 #include <asm/unwind.h>
 #include <asm/timer.h>
 #include <linux/sched/clock.h>

@@ -22,9 +22,9 @@
 #include <linux/init.h>
 #include <linux/nospec.h>
 #include <linux/sysfs.h>
-#include <asm/cpufeature.h>
+#include <linux/cpufeature.h>
 #include <asm/msr.h>
-#include <asm/processor.h>
+#include <linux/processor.h>
 
 /* attr.config of each counter: user-visible, do not renumber. */
 enum msr_counter_id {

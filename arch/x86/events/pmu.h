@@ -19,7 +19,6 @@
 #include <linux/perf_event.h>
 #include <linux/device.h>
 #include <linux/sysfs.h>
-#include <asm/perf_event.h>
 
 #define X86_PMC_FIXED		INTEL_PMC_IDX_FIXED
 #define X86_PMC_MAX		X86_PMC_IDX_MAX

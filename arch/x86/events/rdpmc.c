@@ -21,10 +21,10 @@
 #include <linux/cpumask.h>
 #include <linux/device.h>
 #include <linux/mm_types.h>
+#include <linux/mmu_context.h>
 #include <linux/mutex.h>
 #include <linux/perf_event.h>
 #include <linux/smp.h>
-#include <asm/mmu_context.h>
 #include <asm/msr.h>
 
 #include "pmu.h"

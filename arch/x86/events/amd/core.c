@@ -15,11 +15,10 @@
  * (Zen), as Linux 6.1 programs them on such a CPU; other families run
  * with the same tables for now.
  */
+#include <linux/cpufeature.h>
 #include <linux/init.h>
 #include <linux/perf_event.h>
-#include <asm/cpufeature.h>
 #include <asm/msr.h>
-#include <asm/perf_event.h>
 
 #include "../pmu.h"
 

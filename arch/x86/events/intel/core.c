@@ -17,12 +17,11 @@
  * architectural PMU, with the architectural events only.
  */
 #include <linux/cpu.h>
+#include <linux/cpufeature.h>
 #include <linux/device.h>
 #include <linux/init.h>
 #include <linux/perf_event.h>
-#include <asm/cpufeature.h>
 #include <asm/msr.h>
-#include <asm/perf_event.h>
 
 #include "../pmu.h"
 

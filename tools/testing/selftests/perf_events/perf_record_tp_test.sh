@@ -22,7 +22,9 @@ out=/tmp/perf_record_tp_test.$$.out
 perf record -q -e sched:sched_switch -a -o "$data" -- \
 	/bin/sh -c 'sleep 0.05; sleep 0.05' >/dev/null 2>"$out.err"
 perf script -i "$data" >"$out" 2>>"$out.err"
-nr=$(grep -c 'sched:sched_switch: prev_comm=sleep prev_pid=[0-9]* prev_prio=[0-9]* prev_state=[A-Z+]* ==> next_comm=.* next_pid=[0-9]* next_prio=[0-9]*' "$out")
+pat='sched:sched_switch: prev_comm=sleep prev_pid=[0-9]* prev_prio=[0-9]*'
+pat="$pat"' prev_state=[A-Z+]* ==> next_comm=.* next_pid=[0-9]* next_prio=[0-9]*'
+nr=$(grep -c "$pat" "$out")
 ok=1
 [ "$nr" -ge 2 ] && ok=0
 echo "# $nr records of sleep"

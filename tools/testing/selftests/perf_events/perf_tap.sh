@@ -92,7 +92,7 @@ is_number() {
 
 mount_tracefs() {
 	[ -d /sys/kernel/tracing/events ] ||
-		mount -t tracefs tracefs /sys/kernel/tracing 2>/dev/null
+		mount -t tracefs nodev /sys/kernel/tracing 2>/dev/null
 }
 
 # Mount cgroup2 at directory $1 (made if need be); 0 if it is mounted.
