@@ -100,6 +100,69 @@ void x86_event_set_period(struct perf_event *event)
 	perf_event_update_userpage(event);
 }
 
+/**
+ * x86_enable_each - let the running counters count, one by one
+ * @running: the counters
+ *
+ * For a PMU without a global control (Intel's version 1, AMD before
+ * PerfMonV2), where each counter's enable bit starts and stops it.
+ */
+void x86_enable_each(u64 running)
+{
+	struct x86_pmu_cpu *cpuc = this_cpu_ptr(&x86_pmu_cpu);
+	unsigned long bits = running;
+	int idx;
+
+	for_each_set_bit(idx, &bits, X86_PMC_FIXED)
+		x86_pmu.enable(cpuc->on[idx]);
+}
+
+/**
+ * x86_disable_each - stop the running counters, one by one
+ * @running: the counters
+ */
+void x86_disable_each(u64 running)
+{
+	struct x86_pmu_cpu *cpuc = this_cpu_ptr(&x86_pmu_cpu);
+	unsigned long bits = running;
+	int idx;
+
+	for_each_set_bit(idx, &bits, X86_PMC_FIXED)
+		x86_pmu.disable(cpuc->on[idx]);
+}
+
+/**
+ * x86_status_by_sign - the running counters that overflowed, without a
+ *	status register
+ * @running: the counters
+ *
+ * A counter is loaded with a negative value; one that overflowed is not
+ * negative any more.
+ *
+ * Return: the counters that overflowed.
+ */
+u64 x86_status_by_sign(u64 running)
+{
+	unsigned long bits = running;
+	u64 status = 0, value;
+	int idx;
+
+	for_each_set_bit(idx, &bits, X86_PMC_FIXED) {
+		rdmsrl(x86_ctr_msr(idx), value);
+		if (!(value & BIT_ULL(x86_pmu.width - 1)))
+			status |= BIT_ULL(idx);
+	}
+	return status;
+}
+
+/**
+ * x86_ack_nothing - acknowledge overflows where nothing latches them
+ * @status: the counters that overflowed
+ */
+void x86_ack_nothing(u64 status)
+{
+}
+
 /* Let the running counters count, unless inside perf_pmu_disable(). */
 static void x86_pmu_resume(struct x86_pmu_cpu *cpuc)
 {

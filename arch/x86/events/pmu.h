@@ -140,6 +140,10 @@ bool x86_assign_counters(const u64 *allowed, int n, int *assign);
 u64 x86_event_update(struct perf_event *event);
 void x86_event_set_period(struct perf_event *event);
 void x86_pmu_stop(struct perf_event *event, int flags);
+void x86_enable_each(u64 running);
+void x86_disable_each(u64 running);
+u64 x86_status_by_sign(u64 running);
+void x86_ack_nothing(u64 status);
 int x86_hw_config(struct perf_event *event);
 int x86_pmu_register(void);
 

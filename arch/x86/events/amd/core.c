@@ -120,45 +120,6 @@ static void amd_v2_ack(u64 status)
 	wrmsrl(MSR_AMD64_PERF_CNTR_GLOBAL_STATUS_CLR, status);
 }
 
-/* Without PerfMonV2: counter by counter. */
-static void amd_enable_all(u64 running)
-{
-	struct x86_pmu_cpu *cpuc = this_cpu_ptr(&x86_pmu_cpu);
-	unsigned long bits = running;
-	int idx;
-
-	for_each_set_bit(idx, &bits, X86_PMC_FIXED)
-		amd_enable(cpuc->on[idx]);
-}
-
-static void amd_disable_all(u64 running)
-{
-	struct x86_pmu_cpu *cpuc = this_cpu_ptr(&x86_pmu_cpu);
-	unsigned long bits = running;
-	int idx;
-
-	for_each_set_bit(idx, &bits, X86_PMC_FIXED)
-		amd_disable(cpuc->on[idx]);
-}
-
-static u64 amd_status(u64 running)
-{
-	unsigned long bits = running;
-	u64 status = 0, value;
-	int idx;
-
-	for_each_set_bit(idx, &bits, X86_PMC_FIXED) {
-		rdmsrl(x86_ctr_msr(idx), value);
-		if (!(value & BIT_ULL(AMD_COUNTER_WIDTH - 1)))
-			status |= BIT_ULL(idx);
-	}
-	return status;
-}
-
-static void amd_ack(u64 status)
-{
-}
-
 static void amd_reset(void)
 {
 	unsigned long gp = x86_pmu.gp;
@@ -271,10 +232,11 @@ int __init amd_pmu_probe(void)
 	x86_pmu.disable = amd_disable;
 	x86_pmu.reset = amd_reset;
 	x86_pmu.rdpmc_index = amd_rdpmc_index;
-	x86_pmu.enable_all = amd_enable_all;
-	x86_pmu.disable_all = amd_disable_all;
-	x86_pmu.status = amd_status;
-	x86_pmu.ack = amd_ack;
+	/* Without PerfMonV2: counter by counter. */
+	x86_pmu.enable_all = x86_enable_each;
+	x86_pmu.disable_all = x86_disable_each;
+	x86_pmu.status = x86_status_by_sign;
+	x86_pmu.ack = x86_ack_nothing;
 
 	if (boot_cpu_has(X86_FEATURE_PERFCTR_CORE)) {
 		x86_pmu.name = "core perfctr";

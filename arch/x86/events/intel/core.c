@@ -131,46 +131,6 @@ static void intel_ack(u64 status)
 	wrmsrl(MSR_CORE_PERF_GLOBAL_OVF_CTRL, status);
 }
 
-/* Version 1: no global control; each counter's enable bit does it all. */
-static void intel_v1_enable_all(u64 running)
-{
-	struct x86_pmu_cpu *cpuc = this_cpu_ptr(&x86_pmu_cpu);
-	unsigned long bits = running;
-	int idx;
-
-	for_each_set_bit(idx, &bits, X86_PMC_FIXED)
-		intel_enable(cpuc->on[idx]);
-}
-
-static void intel_v1_disable_all(u64 running)
-{
-	struct x86_pmu_cpu *cpuc = this_cpu_ptr(&x86_pmu_cpu);
-	unsigned long bits = running;
-	int idx;
-
-	for_each_set_bit(idx, &bits, X86_PMC_FIXED)
-		intel_disable(cpuc->on[idx]);
-}
-
-/* Version 1 has no status: a counter that overflowed is no longer negative. */
-static u64 intel_v1_status(u64 running)
-{
-	unsigned long bits = running;
-	u64 status = 0, value;
-	int idx;
-
-	for_each_set_bit(idx, &bits, X86_PMC_FIXED) {
-		rdmsrl(x86_ctr_msr(idx), value);
-		if (!(value & BIT_ULL(x86_pmu.width - 1)))
-			status |= BIT_ULL(idx);
-	}
-	return status;
-}
-
-static void intel_v1_ack(u64 status)
-{
-}
-
 static bool intel_freeze_on_smi = true;
 static DEFINE_MUTEX(intel_freeze_mutex);
 
@@ -428,11 +388,12 @@ int __init intel_pmu_probe(void)
 		x86_pmu.status = intel_status;
 		x86_pmu.ack = intel_ack;
 	} else {
+		/* No global control: each counter's enable bit does it all. */
 		x86_pmu.pmu_name = "generic_arch_v1";
-		x86_pmu.enable_all = intel_v1_enable_all;
-		x86_pmu.disable_all = intel_v1_disable_all;
-		x86_pmu.status = intel_v1_status;
-		x86_pmu.ack = intel_v1_ack;
+		x86_pmu.enable_all = x86_enable_each;
+		x86_pmu.disable_all = x86_disable_each;
+		x86_pmu.status = x86_status_by_sign;
+		x86_pmu.ack = x86_ack_nothing;
 	}
 	if (x86_pmu.version >= 3 && !edx.split.anythread_deprecated)
 		x86_pmu.format = intel_format_any;
