@@ -170,7 +170,11 @@ static void x86_pmu_resume(struct x86_pmu_cpu *cpuc)
 		x86_pmu.enable_all(cpuc->running);
 }
 
-/* Program @event's counter and, if it is not stopped, let it count. */
+/*
+ * Program @event's counter and, if it is not stopped, let it count.  A
+ * reload refreshes the control page (its offset follows prev_count);
+ * without one nothing the page shows changes here.
+ */
 static void x86_event_program(struct x86_pmu_cpu *cpuc,
 			      struct perf_event *event, bool reload)
 {
@@ -184,7 +188,6 @@ static void x86_event_program(struct x86_pmu_cpu *cpuc,
 	barrier();
 	cpuc->running |= BIT_ULL(hwc->idx);
 	x86_pmu_resume(cpuc);
-	perf_event_update_userpage(event);
 }
 
 static void x86_pmu_start(struct perf_event *event, int flags)
