@@ -29,7 +29,9 @@ qemu=("$QEMU_BIN" -L /usr/share/qemu -L /usr/share/seabios
 # QEMU derives every vCPU's TSC from the host clock: they agree, even when a
 # loaded host makes the boot-time check think otherwise.  With an unstable
 # TSC, sched_clock (the perf clock) stalls within a tick.
-cmdline="console=ttyS0 panic=-1 tsc=reliable harness.mode=$mode"
+# nmi_watchdog=0: the hard lockup detector would hold a counter on every
+# CPU; watchdog_hld_test.sh switches it on for itself.
+cmdline="console=ttyS0 panic=-1 tsc=reliable nmi_watchdog=0 harness.mode=$mode"
 [ "${HARNESS_DETERMINISTIC:-0}" = 1 ] && cmdline="$cmdline nokaslr norandmaps"
 
 if [ "$mode" = check ]; then

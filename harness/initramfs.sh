@@ -49,6 +49,8 @@ for t in $tests $(cat "$out/selftests/.helpers"); do
 	cp "$out/selftests/$t" "$root/tests/$t"
 done
 echo $tests >"$root/tests/list"
+mkdir -p "$root/lib/modules"
+cp "$out"/modules/*.ko "$root/lib/modules/" 2>/dev/null || true
 printf '%s\n' "$cmd" >"$root/etc/run-command"
 echo 'root:x:0:0:root:/root:/bin/sh' >"$root/etc/passwd"
 echo 'nobody:x:65534:65534:nobody:/:/bin/sh' >>"$root/etc/passwd"

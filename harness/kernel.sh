@@ -41,4 +41,10 @@ fi
 log "building $kind kernel"
 mk bzImage || { echo "kernel build failed" >&2; exit 1; }
 cp "$obj/arch/x86/boot/bzImage" "$out/bzImage"
+# The modules (test_lockup, for watchdog_hld_test.sh), which the
+# initramfs carries in /lib/modules.
+mk modules || { echo "module build failed" >&2; exit 1; }
+rm -rf "$out/modules"
+mkdir -p "$out/modules"
+find "$obj" -name '*.ko' -exec cp {} "$out/modules/" \;
 mk headers_install INSTALL_HDR_PATH="$out/hdr" >/dev/null
