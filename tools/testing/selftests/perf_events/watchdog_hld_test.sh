@@ -1,0 +1,169 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0
+#
+# The hard lockup detector (kernel/watchdog_hld.c) on the perf_event
+# kernel API: a pinned cycles counter per CPU, made with
+# perf_event_create_kernel_counter(), whose overflow handler runs in NMI
+# and reports a CPU that has stopped taking timer interrupts.
+#
+# The guest boots with nmi_watchdog=0 (harness/boot.sh), so that the
+# other tests find every counter free.  This test switches the detector
+# on with watchdog_thresh=1 and the soft lockup detector off (a bounded
+# lockup longer than two seconds would otherwise be reported as a soft
+# one too when it ends), and checks:
+#   1. /proc/sys/kernel/nmi_watchdog reads 1;
+#   2. on every online CPU, a group of cycles events has one counter
+#      fewer than before (hw_cycles_fit): the detector's event is there;
+#   3. after the last CPU goes offline and comes back, that CPU has the
+#      detector's counter again;
+#   4. the test_lockup module, loaded on the last CPU with interrupts
+#      off for a bounded time, is reported: "Watchdog detected hard
+#      LOCKUP on cpu N" in the kernel log;
+#   5. switched off again, every CPU has all its counters back.
+#
+# While the CPU is locked up, the console shows only KERN_EMERG
+# messages: the report's first line reaches it, the registers and the
+# call trace that follow (which the harness would take for a splat)
+# stay in the kernel log, where the test reads them, and RCU stall
+# warnings are suppressed.  Everything is restored on the way out.
+# The lockup spins on one CPU only and ends, so later tests are not
+# affected.  Skipped without the detector, a hardware PMU or the module.
+
+dir=$(dirname "$0")
+. "$dir/perf_tap.sh"
+fit=$dir/hw_cycles_fit
+module=/lib/modules/test_lockup.ko
+ntests=5
+sysk=/proc/sys/kernel
+stall=/sys/module/rcupdate/parameters/rcu_cpu_stall_suppress
+
+[ -f $sysk/nmi_watchdog ] ||
+	tap_skip_each $ntests "no hard lockup detector ($sysk/nmi_watchdog)"
+[ -d /sys/bus/event_source/devices/cpu ] ||
+	tap_skip_each $ntests "no hardware PMU"
+ncpus=$(grep -c '^processor' /proc/cpuinfo)
+[ "$ncpus" -ge 2 ] || tap_skip_each $ntests "one CPU: a lockup would stop the test"
+last=$((ncpus - 1))
+
+old_nmi=$(cat $sysk/nmi_watchdog)
+old_soft=$(cat $sysk/soft_watchdog)
+old_thresh=$(cat $sysk/watchdog_thresh)
+old_printk=$(cut -f1 $sysk/printk)
+old_stall=$(cat $stall 2>/dev/null)
+restore() {
+	echo "$old_nmi" >$sysk/nmi_watchdog
+	echo "$old_thresh" >$sysk/watchdog_thresh
+	echo "$old_soft" >$sysk/soft_watchdog
+	echo "$old_printk" >$sysk/printk
+	[ -n "$old_stall" ] && echo "$old_stall" >$stall
+	[ -f /sys/devices/system/cpu/cpu$last/online ] &&
+		echo 1 >/sys/devices/system/cpu/cpu$last/online
+}
+trap restore EXIT
+
+# How many cycles events of a group fit on CPU $1's counters.
+fit_on() {
+	taskset -c "$1" "$fit"
+}
+
+# The CPUs on which $1 events fit, as "cpu:n" words.
+fits() {
+	cpu=0
+	out=
+	while [ $cpu -lt "$ncpus" ]; do
+		out="$out $cpu:$(fit_on $cpu)"
+		cpu=$((cpu + 1))
+	done
+	echo "$out"
+}
+
+echo 0 >$sysk/nmi_watchdog
+free=$(fit_on 0)
+if ! is_count "$free" || [ "$free" -lt 2 ]; then
+	tap_skip_each $ntests "cycles events do not fit on the PMU ('$free')"
+fi
+echo "# with the detector off, $free cycles events fit in a group"
+
+echo 1 >$sysk/watchdog_thresh
+echo 0 >$sysk/soft_watchdog
+if ! echo 1 >$sysk/nmi_watchdog 2>/dev/null; then
+	tap_skip_each $ntests "the detector cannot be switched on"
+fi
+tap_plan $ntests
+
+# 1
+[ "$(cat $sysk/nmi_watchdog)" = 1 ]
+check $? "nmi_watchdog reads 1 once switched on"
+
+# 2
+want=
+cpu=0
+while [ $cpu -lt "$ncpus" ]; do
+	want="$want $cpu:$((free - 1))"
+	cpu=$((cpu + 1))
+done
+got=$(fits)
+echo "# per CPU, with the detector on:$got"
+[ "$got" = "$want" ]
+check $? "the detector holds one counter on every CPU"
+
+# 3
+hp=/sys/devices/system/cpu/cpu$last/online
+if [ -f $hp ] && echo 0 >$hp && echo 1 >$hp; then
+	n=$(fit_on $last)
+	echo "# CPU $last offline and back: $n fit"
+	[ "$n" = $((free - 1)) ]
+	check $? "the detector's counter comes back with a CPU"
+else
+	tap_n=$((tap_n + 1))
+	echo "ok $tap_n # SKIP CPU $last cannot go offline"
+fi
+
+# 4: lock CPU $last up until the report, ten seconds at a time (the
+# counter overflows every cpu_khz * 1000 cycles, one cycle an
+# instruction here; the report needs two overflows in the lockup).
+report="Watchdog detected hard LOCKUP on cpu $last"
+before=$(dmesg | grep -c "$report")
+echo 1 >$sysk/printk
+[ -n "$old_stall" ] && echo 1 >$stall
+found=1
+tries=0
+[ -f $module ] || tries=6
+while [ $tries -lt 6 ]; do
+	tries=$((tries + 1))
+	start=$(date +%s)
+	taskset -c $last insmod $module disable_irq=1 time_secs=10 \
+		2>/dev/null
+	echo "# lockup $tries on CPU $last: $(($(date +%s) - start)) s"
+	if [ "$(dmesg | grep -c "$report")" -gt "$before" ]; then
+		found=0
+		break
+	fi
+done
+# The report, printed in NMI, reaches the console once the CPU takes
+# interrupts again: wait for it before the console shows all again.
+sleep 2
+echo "$old_printk" >$sysk/printk
+[ -n "$old_stall" ] && echo "$old_stall" >$stall
+if [ ! -f $module ]; then
+	tap_n=$((tap_n + 1))
+	echo "ok $tap_n # SKIP no $module"
+else
+	dmesg | grep -A12 "$report" | tail -n 13 | sed 's/^/# /'
+	check $found "a hard lockup of CPU $last is reported"
+fi
+
+# 5
+echo 0 >$sysk/nmi_watchdog
+want=
+cpu=0
+while [ $cpu -lt "$ncpus" ]; do
+	want="$want $cpu:$free"
+	cpu=$((cpu + 1))
+done
+got=$(fits)
+echo "# per CPU, with the detector off again:$got"
+[ "$got" = "$want" ]
+check $? "switched off, the detector gives its counters back"
+
+tap_exit
