@@ -43,7 +43,7 @@ static int group_runs(int n)
 {
 	uint64_t buf[3 + MAX_EVENTS];
 	int fds[MAX_EVENTS];
-	volatile unsigned long spin;
+	unsigned long spin;
 	int i, ran = 0;
 
 	for (i = 0; i < n; i++) {
@@ -54,7 +54,7 @@ static int group_runs(int n)
 	if (i == n) {
 		ioctl(fds[0], PERF_EVENT_IOC_ENABLE, PERF_IOC_FLAG_GROUP);
 		for (spin = 0; spin < 1000000; spin++)
-			;
+			asm volatile("" ::: "memory");
 		ioctl(fds[0], PERF_EVENT_IOC_DISABLE, PERF_IOC_FLAG_GROUP);
 		/* nr, time_enabled, time_running, the values. */
 		if (read(fds[0], buf, sizeof(buf)) >= 3 * 8 && buf[0] == n)
