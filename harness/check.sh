@@ -12,7 +12,7 @@
 . "$(dirname "$0")/lib.sh"
 kind=${1:-ours}
 # The hardware-PMU kselftests.
-PMU_TESTS='hw_* perf_stat_hw_test.sh perf_test_hw_test.sh'
+PMU_TESTS='hw_* perf_stat_hw_test.sh perf_test_hw_test.sh watchdog_hld_test.sh'
 
 total_pass=0 total_fail=0 total_skip=0 status=0
 # Report the run whose logs are in build/$1, named $2.
