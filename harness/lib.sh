@@ -38,7 +38,7 @@ pmu_cpu() {
 	case "$1" in
 	intel) echo "max,vendor=GenuineIntel,family=6,model=48,stepping=1,pmu=on" ;;
 	amd) echo "max,vendor=AuthenticAMD,xlevel=0x80000022,pmu=on" ;;
-	none) echo "max" ;;
+	none) echo "max,pmu=off" ;;
 	*) echo "PMU must be 'intel', 'amd' or 'none', not '$1'" >&2; exit 2 ;;
 	esac
 }
