@@ -87,8 +87,9 @@ static DEFINE_IRQ_WORK(perf_rate_lowered_work, perf_rate_lowered_notice);
  *
  * From the interrupt (or NMI) that took a sample.  When the running
  * average on this CPU exceeds the budget perf_cpu_time_max_percent
- * allows, perf_event_max_sample_rate is lowered so that it fits, which
- * throttles every event sooner, and a notice is logged.
+ * allows, perf_event_max_sample_rate is lowered so that samples a
+ * quarter longer would fit, which throttles every event sooner, and a
+ * notice is logged.
  */
 void perf_sample_event_took(u64 ns)
 {
@@ -103,9 +104,16 @@ void perf_sample_event_took(u64 ns)
 	if (avg <= budget)
 		return;
 
-	/* The rate at which samples of this length take percent of the time. */
+	/*
+	 * The rate at which samples a quarter longer than the average take
+	 * percent of the time.  Without that headroom an average creeping
+	 * up a nanosecond at a time would lower the rate, and log it, at
+	 * nearly every sample; with it, each lowering is by a fifth at
+	 * least.
+	 */
 	percent = READ_ONCE(sysctl_perf_cpu_time_max_percent);
-	rate = div64_u64((u64)NSEC_PER_SEC * percent, avg * 100) ?: 1;
+	rate = div64_u64((u64)NSEC_PER_SEC * percent,
+			 (avg + avg / 4) * 100) ?: 1;
 	if (rate >= READ_ONCE(sysctl_perf_event_sample_rate))
 		return;
 	WRITE_ONCE(sysctl_perf_event_sample_rate, rate);

@@ -55,13 +55,39 @@ static void budget_lowers_rate(struct kunit *test)
 	budget_set(&saved, 100000, 25);
 	budget_feed(100, 10000);
 	rate = sysctl_perf_event_sample_rate;
-	/* 10 us samples fit 25% of the time at 25000/s, no more. */
-	KUNIT_EXPECT_LT(test, rate, 100000);
-	KUNIT_EXPECT_GE(test, rate, 25000);
-	KUNIT_EXPECT_LE(test, rate, 26000);
+	/*
+	 * 10 us samples fit 25% of the time at 25000/s; with the quarter
+	 * of headroom the rate ends about there, and no lower than what
+	 * 12.5 us samples would fit.
+	 */
+	KUNIT_EXPECT_LE(test, rate, 25100);
+	KUNIT_EXPECT_GE(test, rate, 20000);
 	/* Once it fits, it stays. */
 	budget_feed(100, 10000);
 	KUNIT_EXPECT_EQ(test, sysctl_perf_event_sample_rate, rate);
+	budget_set(NULL, saved.rate, saved.percent);
+}
+
+/* A slowly growing sample length lowers the rate in a few steps. */
+static void budget_creeping(struct kunit *test)
+{
+	struct budget_saved saved;
+	int rate, changes = 0;
+	u64 ns;
+
+	budget_set(&saved, 100000, 25);
+	rate = sysctl_perf_event_sample_rate;
+	for (ns = 2000; ns <= 10000; ns++) {
+		budget_feed(1, ns);
+		if (sysctl_perf_event_sample_rate != rate) {
+			rate = sysctl_perf_event_sample_rate;
+			changes++;
+		}
+	}
+	/* From 100000/s to about 20000/s by a fifth or more each time. */
+	KUNIT_EXPECT_GT(test, changes, 0);
+	KUNIT_EXPECT_LE(test, changes, 8);
+	KUNIT_EXPECT_LE(test, rate, 26000);
 	budget_set(NULL, saved.rate, saved.percent);
 }
 
@@ -81,6 +107,7 @@ static void budget_off(struct kunit *test)
 static struct kunit_case perf_sample_budget_cases[] = {
 	KUNIT_CASE(budget_within),
 	KUNIT_CASE(budget_lowers_rate),
+	KUNIT_CASE(budget_creeping),
 	KUNIT_CASE(budget_off),
 	{}
 };
