@@ -15,6 +15,7 @@
 #include <linux/timekeeping.h>
 #include <linux/uaccess.h>
 #include <linux/mm.h>
+#include <linux/pid_namespace.h>
 #include <linux/pgtable.h>
 #include <linux/io.h>
 
@@ -50,7 +51,16 @@ u32 perf_record_pid(struct perf_event *event, struct task_struct *task,
 		    enum pid_type type)
 {
 	struct pid_namespace *ns = (event->parent ?: event)->ns;
-	u32 nr = __task_pid_nr_ns(task, type, ns);
+	u32 nr;
+
+	/*
+	 * In the initial namespace the numbers are the task's own: no
+	 * walk of its struct pid under the RCU read lock, which every
+	 * sample would pay for (twice, pid and tid).
+	 */
+	if (ns == &init_pid_ns && pid_alive(task))
+		return type == PIDTYPE_PID ? task->pid : task->tgid;
+	nr = __task_pid_nr_ns(task, type, ns);
 
 	if (!nr && !pid_alive(task))
 		nr = -1;

@@ -38,9 +38,11 @@
 #define _GNU_SOURCE
 #include <errno.h>
 #include <limits.h>
+#include <sched.h>
 #include <stdint.h>
 #include <sys/ioctl.h>
 #include <sys/mman.h>
+#include <sys/wait.h>
 #include <linux/perf_event.h>
 #include <asm/perf_regs.h>
 
@@ -310,6 +312,46 @@ TEST(id_fields_in_order)
 	EXPECT_EQ(0, x->cpu_res);
 	EXPECT_EQ(1, x->period);
 	sampler_close(&s);
+}
+
+/*
+ * The first process of a new PID namespace samples itself: pid and tid
+ * are 1, as the namespace the event was opened in numbers them (the
+ * other tests see the initial namespace's numbers).  The child's exit
+ * status says what went wrong: 2 no event, 3 no sample, 4 other pids.
+ */
+TEST(pid_tid_in_pid_namespace)
+{
+	int status;
+	pid_t child;
+
+	if (unshare(CLONE_NEWPID))
+		SKIP(return, "unshare(CLONE_NEWPID): %s", strerror(errno));
+	child = fork();
+	ASSERT_LE(0, child);
+	if (child == 0) {
+		struct fault_site site;
+		struct sampler s;
+		struct sample *x;
+
+		sampler_init(&s, PERF_COUNT_SW_PAGE_FAULTS,
+			     PERF_SAMPLE_TID | PERF_SAMPLE_ADDR);
+		if (sampler_open(&s, -1))
+			_exit(2);
+		sampler_fault(&s, s.page + 64, &site);
+		x = sampler_find(&s, (uintptr_t)(s.page + 64), NULL);
+		if (!x)
+			_exit(3);
+		if (x->pid != 1 || x->tid != 1) {
+			fprintf(stderr, "# pid %u tid %u in the namespace\n",
+				x->pid, x->tid);
+			_exit(4);
+		}
+		_exit(0);
+	}
+	ASSERT_EQ(child, waitpid(child, &status, 0));
+	ASSERT_TRUE(WIFEXITED(status));
+	EXPECT_EQ(0, WEXITSTATUS(status));
 }
 
 /* Each page fault is at its own address; a read fault counts too. */
