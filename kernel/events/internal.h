@@ -257,6 +257,8 @@ struct perf_output_handle {
 	unsigned long			wakeup;
 	unsigned long			offset;
 	unsigned long			size;
+	/* perf_output_begin() took the RCU read lock (it was preemptible) */
+	bool				rcu_locked;
 };
 
 /*

@@ -286,8 +286,18 @@ int perf_output_begin(struct perf_output_handle *handle,
 	if (event->parent)
 		event = event->parent;
 
-	rcu_read_lock();
-	rb = rcu_dereference(event->rb);
+	/*
+	 * The buffer must not be freed under us.  With preemption or
+	 * interrupts off, as for every overflow (in NMI or IRQ), we are
+	 * an RCU reader already: the grace period its free waits for
+	 * waits for such regions too.  Only a preemptible writer, of a
+	 * side-band record, takes the read lock, which costs the overflow
+	 * path dearly under lockdep.
+	 */
+	handle->rcu_locked = preemptible();
+	if (handle->rcu_locked)
+		rcu_read_lock();
+	rb = rcu_dereference_check(event->rb, !handle->rcu_locked);
 	if (unlikely(!rb || !rb->data_size))
 		goto out;
 
@@ -351,7 +361,8 @@ lost:
 	local_inc(&rb->lost);
 	atomic64_inc(&event->lost_samples);
 out:
-	rcu_read_unlock();
+	if (handle->rcu_locked)
+		rcu_read_unlock();
 	return -ENOSPC;
 }
 
@@ -427,7 +438,8 @@ void perf_output_end(struct perf_output_handle *handle)
 		atomic_set(&rb->poll, EPOLLIN | EPOLLRDNORM);
 		perf_event_pending(handle->event, PERF_PENDING_WAKEUP);
 	}
-	rcu_read_unlock();
+	if (handle->rcu_locked)
+		rcu_read_unlock();
 }
 
 /**
