@@ -371,12 +371,17 @@ static void x86_pmu_del(struct perf_event *event, int flags)
 static int x86_map_hardware(u64 config, u64 *code)
 {
 	if (config >= PERF_COUNT_HW_MAX)
-		return -EINVAL;
+		return x86_refuse(-EINVAL, "config: no such generic hardware event",
+				  config);
 	*code = x86_pmu.event_map[array_index_nospec(config,
 						      PERF_COUNT_HW_MAX)];
 	if (!*code)
-		return -ENOENT;
-	return *code == X86_EVENT_INVALID ? -EINVAL : 0;
+		return x86_refuse(-ENOENT, "config: generic event not on this CPU",
+				  config);
+	if (*code == X86_EVENT_INVALID)
+		return x86_refuse(-EINVAL, "config: generic event not on this CPU",
+				  config);
+	return 0;
 }
 
 /* The event code of a PERF_TYPE_HW_CACHE config: 0 or -errno. */
@@ -389,16 +394,22 @@ static int x86_map_cache(u64 config, u64 *code)
 	if (cache >= PERF_COUNT_HW_CACHE_MAX ||
 	    op >= PERF_COUNT_HW_CACHE_OP_MAX ||
 	    result >= PERF_COUNT_HW_CACHE_RESULT_MAX)
-		return -EINVAL;
+		return x86_refuse(-EINVAL, "config: no such cache, op or result",
+				  config);
 	if (!x86_pmu.cache_map)
-		return -ENOENT;
+		return x86_refuse(-ENOENT, "config: cache event not on this CPU",
+				  config);
 	cache = array_index_nospec(cache, PERF_COUNT_HW_CACHE_MAX);
 	op = array_index_nospec(op, PERF_COUNT_HW_CACHE_OP_MAX);
 	result = array_index_nospec(result, PERF_COUNT_HW_CACHE_RESULT_MAX);
 	*code = (*x86_pmu.cache_map)[cache][op][result];
 	if (!*code)
-		return -ENOENT;
-	return *code == X86_EVENT_INVALID ? -EINVAL : 0;
+		return x86_refuse(-ENOENT, "config: cache event not on this CPU",
+				  config);
+	if (*code == X86_EVENT_INVALID)
+		return x86_refuse(-EINVAL, "config: cache event not on this CPU",
+				  config);
+	return 0;
 }
 
 /**
@@ -421,11 +432,15 @@ int x86_hw_config(struct perf_event *event)
 	int ret = 0;
 
 	if (attr->precise_ip)
-		return -EOPNOTSUPP;
+		return x86_refuse(-EOPNOTSUPP, "precise_ip: no PEBS or IBS here",
+				  attr->precise_ip);
 	/* The XMM registers come only from PEBS records. */
 	if ((attr->sample_regs_user | attr->sample_regs_intr) &
 	    PERF_REG_EXTENDED_MASK)
-		return -EINVAL;
+		return x86_refuse(-EINVAL, "sample_regs_*: XMM registers need PEBS",
+				  (attr->sample_regs_user |
+				   attr->sample_regs_intr) &
+				  PERF_REG_EXTENDED_MASK);
 
 	switch (attr->type) {
 	case PERF_TYPE_HARDWARE:
@@ -503,8 +518,12 @@ static int x86_pmu_event_init(struct perf_event *event)
 	hwc->idx = -1;
 	hwc->x86_flags = 0;
 	hwc->counters = x86_pmu.counters_for(hwc->config);
-	if (!hwc->counters || !x86_group_fits(event))
-		return -EINVAL;
+	if (!hwc->counters)
+		return x86_refuse(-EINVAL, "config: no counter counts this event",
+				  hwc->config);
+	if (!x86_group_fits(event))
+		return x86_refuse(-EINVAL, "group: never fits on the counters",
+				  hwc->config);
 
 	if (!is_sampling_event(event)) {
 		/* Only to see the counter wrap: the longest period. */

@@ -12,7 +12,7 @@
  * Documentation/trace/events-perf.rst); Linux 6.1 has no such trace event,
  * so there the reason part of each case is skipped, after the errno was
  * checked.  Cases that need something the machine may lack (the msr and
- * perf_test PMUs, the kprobe PMU) are skipped without it.
+ * perf_test PMUs, the kprobe PMU, a hardware PMU) are skipped without it.
  */
 #define _GNU_SOURCE
 #include <errno.h>
@@ -533,6 +533,93 @@ static int tp_unknown_id(void)
 	a.type = PERF_TYPE_TRACEPOINT;
 	a.config = 1 << 30;
 	return open_self(&a);
+}
+
+/* --- the x86 hardware PMU (skipped without one) --- */
+
+/* A counting hardware event of this task, user space only. */
+static bool hw_attr(struct perf_event_attr *a, __u32 type, __u64 config)
+{
+	if (pmu_type("cpu") < 0)
+		return false;
+	*a = base();
+	a->type = type;
+	a->config = config;
+	return true;
+}
+
+static int hw_generic_unknown(void)
+{
+	struct perf_event_attr a;
+
+	if (!hw_attr(&a, PERF_TYPE_HARDWARE, PERF_COUNT_HW_MAX))
+		return NOT_HERE;
+	return open_self(&a);
+}
+
+static int hw_cache_unknown(void)
+{
+	struct perf_event_attr a;
+
+	if (!hw_attr(&a, PERF_TYPE_HW_CACHE, PERF_COUNT_HW_CACHE_MAX))
+		return NOT_HERE;
+	return open_self(&a);
+}
+
+static int hw_precise_ip(void)
+{
+	struct perf_event_attr a;
+
+	if (!hw_attr(&a, PERF_TYPE_HARDWARE, PERF_COUNT_HW_INSTRUCTIONS))
+		return NOT_HERE;
+	a.sample_period = 100003;
+	a.precise_ip = 1;
+	return open_self(&a);
+}
+
+static int hw_xmm_regs(void)
+{
+	struct perf_event_attr a;
+
+	if (!hw_attr(&a, PERF_TYPE_HARDWARE, PERF_COUNT_HW_INSTRUCTIONS))
+		return NOT_HERE;
+	a.sample_period = 100003;
+	a.sample_type = PERF_SAMPLE_REGS_USER;
+	a.sample_regs_user = 1ULL << 32 | 1;
+	return open_self(&a);
+}
+
+static int hw_branch_stack(void)
+{
+	struct perf_event_attr a;
+
+	if (!hw_attr(&a, PERF_TYPE_HARDWARE, PERF_COUNT_HW_INSTRUCTIONS))
+		return NOT_HERE;
+	a.sample_period = 100003;
+	a.sample_type = PERF_SAMPLE_BRANCH_STACK;
+	a.branch_sample_type = PERF_SAMPLE_BRANCH_ANY;
+	return open_self(&a);
+}
+
+/* Branch-instruction events added to a group until one does not fit. */
+static int hw_group_never_fits(void)
+{
+	struct perf_event_attr a;
+	int fd[17], n, ret = 0;
+
+	if (!hw_attr(&a, PERF_TYPE_HARDWARE, PERF_COUNT_HW_BRANCH_INSTRUCTIONS))
+		return NOT_HERE;
+	a.disabled = 1;
+	for (n = 0; n < 17; n++) {
+		fd[n] = must_open(&a, -1, n ? fd[0] : -1);
+		if (fd[n] < 0) {
+			ret = -errno;
+			break;
+		}
+	}
+	while (n--)
+		close(fd[n]);
+	return ret;
 }
 
 /* --- groups --- */
@@ -1404,6 +1491,42 @@ FIXTURE_VARIANT_ADD(refused, tp_unknown_id) {
 	.provoke = tp_unknown_id,
 	.err = EINVAL,
 	.reason = "config: no such trace event, or not for perf",
+};
+
+FIXTURE_VARIANT_ADD(refused, hw_generic_unknown) {
+	.provoke = hw_generic_unknown,
+	.err = EINVAL,
+	.reason = "config: no such generic hardware event",
+};
+
+FIXTURE_VARIANT_ADD(refused, hw_cache_unknown) {
+	.provoke = hw_cache_unknown,
+	.err = EINVAL,
+	.reason = "config: no such cache, op or result",
+};
+
+FIXTURE_VARIANT_ADD(refused, hw_precise_ip) {
+	.provoke = hw_precise_ip,
+	.err = EOPNOTSUPP,
+	.reason = "precise_ip: no PEBS or IBS here",
+};
+
+FIXTURE_VARIANT_ADD(refused, hw_xmm_regs) {
+	.provoke = hw_xmm_regs,
+	.err = EINVAL,
+	.reason = "sample_regs_*: XMM registers need PEBS",
+};
+
+FIXTURE_VARIANT_ADD(refused, hw_branch_stack) {
+	.provoke = hw_branch_stack,
+	.err = EOPNOTSUPP,
+	.reason = "sample_type: no branch records here",
+};
+
+FIXTURE_VARIANT_ADD(refused, hw_group_never_fits) {
+	.provoke = hw_group_never_fits,
+	.err = EINVAL,
+	.reason = "group: never fits on the counters",
 };
 
 FIXTURE_VARIANT_ADD(refused, not_a_leader) {
