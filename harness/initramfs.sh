@@ -52,6 +52,7 @@ echo $tests >"$root/tests/list"
 mkdir -p "$root/lib/modules"
 cp "$out"/modules/*.ko "$root/lib/modules/" 2>/dev/null || true
 printf '%s\n' "$cmd" >"$root/etc/run-command"
+echo "$kind" >"$root/etc/harness-kernel"
 echo 'root:x:0:0:root:/root:/bin/sh' >"$root/etc/passwd"
 echo 'nobody:x:65534:65534:nobody:/:/bin/sh' >>"$root/etc/passwd"
 printf 'root:x:0:\nnogroup:x:65534:\n' >"$root/etc/group"
