@@ -5,6 +5,7 @@
 #   make check [KERNEL=ours|upstream] [PMU=...]   boot, run KUnit + kselftests
 #   make qemu                                     QEMU with the emulated PMU
 #   make bench                                    perf-bench on both kernels, ratios
+#   make profile [PROFILE_CMD=...]                instructions per function, both kernels
 #   make patches                                  the patch series, in build/patches/
 #   make patches-check                            apply it to the base, build each step
 #
@@ -16,7 +17,7 @@ CMD ?=
 PMU ?= intel
 export PMU
 
-.PHONY: check run bench patches patches-check kernel tree qemu clean distclean
+.PHONY: check run bench profile patches patches-check kernel tree qemu clean distclean
 
 check:
 	@harness/check.sh $(KERNEL)
@@ -26,6 +27,9 @@ run:
 
 bench:
 	@harness/bench.sh
+
+profile:
+	@harness/profile.sh
 
 patches:
 	@harness/patches.sh

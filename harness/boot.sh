@@ -26,6 +26,9 @@ qemu=("$QEMU_BIN" -L /usr/share/qemu -L /usr/share/seabios
       -kernel "$out/bzImage" -initrd "$out/initramfs.cpio.gz")
 # (one CPU: two make icount guests crawl)
 [ "${HARNESS_ICOUNT:-0}" = 1 ] && qemu+=(-smp 1 -icount shift=0,sleep=off)
+# HARNESS_QEMU_ARGS: more options, word-split (harness/profile.sh's plugin).
+# shellcheck disable=SC2206
+[ -n "${HARNESS_QEMU_ARGS:-}" ] && qemu+=($HARNESS_QEMU_ARGS)
 # QEMU derives every vCPU's TSC from the host clock: they agree, even when a
 # loaded host makes the boot-time check think otherwise.  With an unstable
 # TSC, sched_clock (the perf clock) stalls within a tick.

@@ -27,6 +27,18 @@ overlay_files() {
 # uses an already built one instead, for a second work tree).
 QEMU_BIN=${HARNESS_QEMU_BIN:-$BUILD/qemu/bin/qemu-system-x86_64}
 
+# Configure QEMU's source $1 to build in $2 (prefix $3), with more
+# configure options after them: x86_64-softmmu only, TCG, no tools or docs.
+qemu_configure() {
+	local src=$1 obj=$2 prefix=$3
+	shift 3
+	(cd "$obj" && "$src/configure" --target-list=x86_64-softmmu \
+		--without-default-features --disable-docs --disable-user \
+		--disable-tools --enable-tcg --enable-fdt=system \
+		--prefix="$prefix" "$@" >"$obj/configure.log" 2>&1) ||
+		{ tail -20 "$obj/configure.log" >&2; exit 1; }
+}
+
 # The emulated PMU flavours (PMU=intel|amd|none): QEMU's -cpu option for
 # each, in this one place.
 #   intel  Intel architectural perfmon v4 (4 general + 3 fixed counters),

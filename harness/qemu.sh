@@ -75,11 +75,7 @@ export CCACHE_NOHASHDIR=1
 if [ ! -f "$obj/build.ninja" ]; then
 	log "configuring qemu"
 	mkdir -p "$obj"
-	(cd "$obj" && "$src/configure" --target-list=x86_64-softmmu \
-		--without-default-features --disable-docs --disable-user \
-		--disable-tools --enable-tcg --enable-fdt=system \
-		--prefix="$dir/inst" >"$obj/configure.log" 2>&1) ||
-		{ tail -20 "$obj/configure.log" >&2; exit 1; }
+	qemu_configure "$src" "$obj" "$dir/inst"
 fi
 log "building qemu"
 ninja -C "$obj" qemu-system-x86_64 >"$obj/build.log" 2>&1 ||
