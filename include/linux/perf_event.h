@@ -469,6 +469,13 @@ static inline void perf_sample_data_init(struct perf_sample_data *data,
  * clock.  @mutex serialises open, close, read, ioctl and exit, which
  * take it first; list changes hold both.  Only the CPU a context is
  * scheduled in on changes it; others get there with an IPI.
+ *
+ * A task's context may change hands: at a switch between two tasks whose
+ * contexts are copies of each other (same nonzero @clone_tag), the
+ * scheduler hook gives the running context to the next task and the next
+ * task's to the previous one, with both locks held (kernel/events/
+ * context.c, ctx_swap()).  So @task and task_struct::perf_event_ctxp[0]
+ * are stable only under @lock, or while @pin_count is raised.
  */
 struct perf_event_context {
 	raw_spinlock_t			lock;
@@ -496,6 +503,18 @@ struct perf_event_context {
 	/* The context clock: advances only while scheduled in. */
 	u64				time;
 	u64				timestamp;
+
+	/*
+	 * Swapping, all under @lock.  Contexts with the same nonzero
+	 * @clone_tag hold copies of the same events, in the same order and
+	 * states; any change to the events clears it.  While @pin_count is
+	 * raised the context stays with its task.  @nr_stat counts the
+	 * inherit_stat events, @nr_own the events that are not copies.
+	 */
+	u64				clone_tag;
+	int				pin_count;
+	int				nr_stat;
+	int				nr_own;
 
 	refcount_t			refcount;
 	struct rcu_head			rcu_head;

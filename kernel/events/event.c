@@ -353,6 +353,8 @@ perf_event_create_kernel_counter(struct perf_event_attr *attr, int cpu,
 	mutex_lock(&ctx->mutex);
 	if (ctx->task == TASK_TOMBSTONE) {
 		mutex_unlock(&ctx->mutex);
+		if (task)
+			perf_ctx_unpin(ctx);
 		perf_put_context(ctx);
 		perf_event_free(event);
 		return ERR_PTR(perf_refuse(-ESRCH, "pid: task exited", 0));
