@@ -370,7 +370,7 @@ static void bench_hardware(long n_open, long n_read, long n_switch)
 	bench_sink = sum;
 }
 
-int main(void)
+int main(int argc, char **argv)
 {
 	unsigned long long t0, buf[3];
 	const long n_open = 2000, n_read = 20000, n_switch = 5000;
@@ -381,6 +381,13 @@ int main(void)
 	long k;
 
 	pin(0);
+
+	/* "perf-bench open N": only N opens and closes, for a profile. */
+	if (argc == 3 && !strcmp(argv[1], "open")) {
+		for (k = atol(argv[2]); k > 0; k--)
+			close(open_sw(PERF_COUNT_SW_TASK_CLOCK));
+		return 0;
+	}
 
 	t0 = now_ns();
 	for (k = 0; k < n_open; k++)
