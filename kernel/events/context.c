@@ -33,8 +33,13 @@
 
 static DEFINE_PER_CPU(struct perf_cpu_context, perf_cpu_ctx);
 
-/* Enabled while any per-task event exists: the scheduler hooks run. */
-DEFINE_STATIC_KEY_FALSE(perf_sched_events);
+/*
+ * On while any per-task event exists: the scheduler hooks run.  Turned
+ * off a second after the last such event goes, so that opening and
+ * closing one event after another does not patch the kernel's text each
+ * time; meanwhile the hooks find no context and return.
+ */
+DEFINE_STATIC_KEY_DEFERRED_FALSE(perf_sched_events, HZ);
 
 /* Where clone tags come from; 0 means "no copy of anything". */
 static atomic64_t perf_clone_tags;
@@ -497,7 +502,8 @@ static bool ctx_swap(struct task_struct *prev, struct perf_event_context *ctx,
 	raw_spin_lock(&ctx->lock);
 	raw_spin_lock_nested(&next_ctx->lock, SINGLE_DEPTH_NESTING);
 	if (ctx->task != prev || next_ctx->task != next || !ctx->is_active ||
-	    next_ctx->is_active || ctx->pin_count || next_ctx->pin_count ||
+	    next_ctx->is_active || atomic_read(&ctx->pin_count) ||
+	    atomic_read(&next_ctx->pin_count) ||
 	    !ctx->clone_tag || ctx->clone_tag != next_ctx->clone_tag)
 		goto out;
 	if (ctx->nr_stat &&
@@ -800,9 +806,11 @@ static void perf_ctx_call(struct perf_event_context *ctx,
 		task = READ_ONCE(ctx->task);
 		if (!task)
 			cpu = ctx->cpu;
-		else if (task != TASK_TOMBSTONE && task_curr(task))
+		else if (task != TASK_TOMBSTONE && task != current &&
+			 task_curr(task))
 			cpu = task_cpu(task);
 		else
+			/* Not running, or running here: no IPI needed. */
 			cpu = -1;
 
 		call.ret = -EAGAIN;
@@ -865,7 +873,7 @@ static void ctx_install_event(struct perf_event *event,
 {
 	ctx_add_event(event, ctx, NULL);
 	if (ctx->task)
-		ctx->pin_count--;
+		atomic_dec(&ctx->pin_count);
 }
 
 /**
@@ -1087,6 +1095,22 @@ struct perf_event_context *perf_ctx_pin_task(struct task_struct *task)
 	struct perf_event_context *ctx;
 	unsigned long flags;
 
+	/*
+	 * Only a switch away from current swaps its context: with interrupts
+	 * off here, the context it has is its own, and alive, and no swap
+	 * can look at it before the pin is seen.
+	 */
+	if (task == current) {
+		local_irq_save(flags);
+		ctx = READ_ONCE(task->perf_event_ctxp[0]);
+		if (ctx) {
+			atomic_inc(&ctx->pin_count);
+			perf_get_context(ctx);
+		}
+		local_irq_restore(flags);
+		return ctx;
+	}
+
 	/* Contexts are freed after a grace period: safe to lock here. */
 	rcu_read_lock();
 	for (;;) {
@@ -1095,7 +1119,7 @@ struct perf_event_context *perf_ctx_pin_task(struct task_struct *task)
 			break;
 		raw_spin_lock_irqsave(&ctx->lock, flags);
 		if (ctx->task == task) {
-			ctx->pin_count++;
+			atomic_inc(&ctx->pin_count);
 			perf_get_context(ctx);
 			raw_spin_unlock_irqrestore(&ctx->lock, flags);
 			break;
@@ -1113,11 +1137,7 @@ struct perf_event_context *perf_ctx_pin_task(struct task_struct *task)
  */
 void perf_ctx_unpin(struct perf_event_context *ctx)
 {
-	unsigned long flags;
-
-	raw_spin_lock_irqsave(&ctx->lock, flags);
-	ctx->pin_count--;
-	raw_spin_unlock_irqrestore(&ctx->lock, flags);
+	atomic_dec(&ctx->pin_count);
 }
 
 /**
@@ -1265,13 +1285,24 @@ struct perf_event_context *perf_find_get_context(struct task_struct *task,
 		return ctx;
 	}
 
+	if (task->flags & PF_EXITING)
+		return ERR_PTR(perf_refuse(-ESRCH, "pid: task exiting",
+					   task_pid_vnr(task)));
+	/*
+	 * A context that exists stays until the task's exit, which the
+	 * caller sees (TASK_TOMBSTONE) under the context's mutex.
+	 */
+	ctx = perf_ctx_pin_task(task);
+	if (ctx)
+		return ctx;
+
+	/* The first event: made and published against a concurrent exit. */
 	mutex_lock(&task->perf_event_mutex);
 	if (task->flags & PF_EXITING) {
 		mutex_unlock(&task->perf_event_mutex);
 		return ERR_PTR(perf_refuse(-ESRCH, "pid: task exiting",
 					   task_pid_vnr(task)));
 	}
-	/* Only the first event allocates: contexts live as long as tasks. */
 	ctx = perf_ctx_pin_task(task);
 	if (!ctx) {
 		ctx = perf_ctx_alloc_task(task);
@@ -1280,7 +1311,7 @@ struct perf_event_context *perf_find_get_context(struct task_struct *task,
 			return ERR_PTR(perf_refuse(-ENOMEM,
 						   "context: out of memory", 0));
 		}
-		ctx->pin_count = 1;
+		atomic_set(&ctx->pin_count, 1);
 		perf_get_context(ctx);
 		/* Paired with the READ_ONCE()s of the scheduler hooks. */
 		smp_store_release(&task->perf_event_ctxp[0], ctx);

@@ -229,6 +229,14 @@ void perf_inherit_release_children(struct perf_event *event)
 	struct perf_event *child, *tmp;
 	LIST_HEAD(mine);
 
+	/*
+	 * Nothing to free without copies.  (A fork from a task holding a
+	 * copy may add one later: it goes when its task exits, just as one
+	 * added after the walk below would.)
+	 */
+	if (list_empty_careful(&event->child_list))
+		return;
+
 	/* A copy has no owner, so its owner_entry is free to use here. */
 	mutex_lock(&event->child_mutex);
 	list_for_each_entry_safe(child, tmp, &event->child_list, child_entry) {
