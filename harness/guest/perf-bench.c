@@ -150,6 +150,19 @@ static void ping_pong_threads(long n)
 	close(p.ba[1]);
 }
 
+/* One "switch extra" row: @play's round trips less @base, each. */
+static void switch_extra(int nr, const char *who, void (*play)(long), long n,
+			 unsigned long long base)
+{
+	unsigned long long t0 = now_ns(), per_op;
+	char name[64];
+
+	play(n);
+	per_op = (now_ns() - t0) / n;
+	snprintf(name, sizeof(name), "switch extra, %d inherited, %s", nr, who);
+	printf("%-36s %10llu ns/op\n", name, per_op > base ? per_op - base : 0);
+}
+
 /*
  * What @nr inherited software counters (task-clock, context-switches,
  * cpu-migrations, page-faults, over and over, as perf stat opens them)
@@ -164,9 +177,7 @@ static void bench_inherited(int nr, long n, unsigned long long threads_base,
 		PERF_COUNT_SW_TASK_CLOCK, PERF_COUNT_SW_CONTEXT_SWITCHES,
 		PERF_COUNT_SW_CPU_MIGRATIONS, PERF_COUNT_SW_PAGE_FAULTS,
 	};
-	unsigned long long t0, per_op;
 	struct perf_event_attr attr;
-	char name[64];
 	int fd[64], i;
 
 	for (i = 0; i < nr; i++) {
@@ -182,19 +193,8 @@ static void bench_inherited(int nr, long n, unsigned long long threads_base,
 			exit(1);
 	}
 
-	t0 = now_ns();
-	ping_pong_threads(n);
-	per_op = (now_ns() - t0) / n;
-	snprintf(name, sizeof(name), "switch extra, %d inherited, threads", nr);
-	printf("%-36s %10llu ns/op\n", name,
-	       per_op > threads_base ? per_op - threads_base : 0);
-
-	t0 = now_ns();
-	ping_pong(n);
-	per_op = (now_ns() - t0) / n;
-	snprintf(name, sizeof(name), "switch extra, %d inherited, procs", nr);
-	printf("%-36s %10llu ns/op\n", name,
-	       per_op > procs_base ? per_op - procs_base : 0);
+	switch_extra(nr, "threads", ping_pong_threads, n, threads_base);
+	switch_extra(nr, "procs", ping_pong, n, procs_base);
 
 	for (i = 0; i < nr; i++)
 		close(fd[i]);

@@ -216,6 +216,20 @@ FIXTURE_TEARDOWN(game)
 }
 
 /*
+ * The inherited page-fault counter on this task, then two threads that
+ * carry copies of it: @t1 faults in one page a round, @t2 three.
+ * Return the counter, or -1.
+ */
+static int open_two_threads(struct player *t1, struct player *t2)
+{
+	int fd = open_pf(0, true, false);
+
+	if (fd < 0 || start_thread(t1, 1) || start_thread(t2, 3))
+		return -1;
+	return fd;
+}
+
+/*
  * Two threads with copies of one event: the original's sum is every
  * page they touched, while they live and once they are gone.
  */
@@ -224,10 +238,8 @@ TEST_F(game, threads_sum)
 	__u64 before;
 	int i;
 
-	self->fd = open_pf(0, true, false);
+	self->fd = open_two_threads(&self->t1, &self->t2);
 	ASSERT_LE(0, self->fd);
-	ASSERT_EQ(0, start_thread(&self->t1, 1));
-	ASSERT_EQ(0, start_thread(&self->t2, 3));
 	before = value_of(_metadata, self->fd);
 	for (i = 0; i < 2; i++)
 		ASSERT_EQ(0, phase(&self->t1, &self->t2));
@@ -276,10 +288,8 @@ TEST_F(game, one_thread_event_and_exit)
 	__u64 before;
 	int fd2;
 
-	self->fd = open_pf(0, true, false);
+	self->fd = open_two_threads(&self->t1, &self->t2);
 	ASSERT_LE(0, self->fd);
-	ASSERT_EQ(0, start_thread(&self->t1, 1));
-	ASSERT_EQ(0, start_thread(&self->t2, 3));
 	ASSERT_EQ(0, start_thread(&self->t3, 2));
 	before = value_of(_metadata, self->fd);
 	ASSERT_EQ(0, phase(&self->t1, &self->t2));
@@ -340,10 +350,8 @@ TEST_F(game, toggle_all_copies_while_switching)
 	pthread_t toggle;
 	__u64 v;
 
-	self->fd = open_pf(0, true, false);
+	self->fd = open_two_threads(&self->t1, &self->t2);
 	ASSERT_LE(0, self->fd);
-	ASSERT_EQ(0, start_thread(&self->t1, 1));
-	ASSERT_EQ(0, start_thread(&self->t2, 3));
 
 	tog.fd = self->fd;
 	ASSERT_EQ(0, pthread_create(&toggle, NULL, toggle_main, &tog));
@@ -393,6 +401,79 @@ static int collect_read(struct perf_event_header *h, void *arg)
 }
 
 /*
+ * Each READ record is one of @t1's or @t2's (threads of this process, or
+ * child processes), with its own id, times and page count, and none of
+ * them has two.
+ */
+static void expect_own_counts(struct __test_metadata *_metadata,
+			      struct read_recs *rr, struct player *t1,
+			      struct player *t2, bool threads, __u64 id)
+{
+	struct read_rec *r;
+	struct player *p;
+	int i;
+
+	EXPECT_EQ(0, rr->other);
+	EXPECT_EQ(2, rr->nr);
+	for (i = 0; i < rr->nr; i++) {
+		r = &rr->r[i];
+		p = r->tid == t1->tid ? t1 : t2;
+		ASSERT_EQ(p->tid, r->tid);
+		EXPECT_EQ(threads ? getpid() : p->tid, r->pid);
+		EXPECT_EQ(id, r->id);
+		EXPECT_NE(0, r->running);
+		EXPECT_LE(r->running, r->enabled);
+		EXPECT_FAULTS(r->value, 4 * ROUNDS * p->nr_touch, SLACK);
+	}
+	if (rr->nr == 2)
+		EXPECT_NE(rr->r[0].tid, rr->r[1].tid);
+}
+
+/*
+ * An inherited inherit_stat page-fault counter on this task, with a
+ * buffer; two threads or processes with copies of it play four phases
+ * and exit.  The READ records their exits wrote go to @rr, the
+ * counter's id to @id; return the counter.
+ */
+static int stat_game(struct __test_metadata *_metadata, struct player *t1,
+		     struct player *t2, bool threads, struct read_recs *rr,
+		     __u64 *id)
+{
+	struct value_times_id v;
+	struct ring ring;
+	int fd, i;
+
+	fd = open_pf(0, true, true);
+	EXPECT_LE(0, fd);
+	if (fd < 0)
+		return fd;
+	ASSERT_EQ(0, ring_map(&ring, fd, 8));
+	ASSERT_EQ(sizeof(v), read(fd, &v, sizeof(v)));
+	*id = v.id;
+	if (threads) {
+		ASSERT_EQ(0, start_thread(t1, 1));
+		ASSERT_EQ(0, start_thread(t2, 3));
+	} else {
+		ASSERT_EQ(0, start_process(t1, 1));
+		ASSERT_EQ(0, start_process(t2, 3));
+	}
+	for (i = 0; i < 2; i++) {
+		ASSERT_EQ(0, phase(t1, t2));
+		ASSERT_EQ(0, phase(t2, t1));
+	}
+	if (threads) {
+		stop_thread(t1);
+		stop_thread(t2);
+	} else {
+		ASSERT_EQ(0, stop_process(t1));
+		ASSERT_EQ(0, stop_process(t2));
+	}
+	ASSERT_LE(0, ring_drain(&ring, collect_read, rr));
+	ring_unmap(&ring);
+	return fd;
+}
+
+/*
  * inherit_stat: when a thread exits, its copy writes a READ record with
  * the pages that thread touched, not those of the thread it switched to
  * and from.
@@ -400,78 +481,24 @@ static int collect_read(struct perf_event_header *h, void *arg)
 TEST_F(game, inherit_stat_per_thread)
 {
 	struct read_recs rr = { .nr = 0 };
-	struct value_times_id v;
-	struct ring ring;
-	int i, j;
+	__u64 id;
 
-	self->fd = open_pf(0, true, true);
-	ASSERT_LE(0, self->fd);
-	ASSERT_EQ(0, ring_map(&ring, self->fd, 8));
-	ASSERT_EQ(sizeof(v), read(self->fd, &v, sizeof(v)));
-	ASSERT_EQ(0, start_thread(&self->t1, 1));
-	ASSERT_EQ(0, start_thread(&self->t2, 3));
-	for (i = 0; i < 2; i++) {
-		ASSERT_EQ(0, phase(&self->t1, &self->t2));
-		ASSERT_EQ(0, phase(&self->t2, &self->t1));
-	}
-	stop_thread(&self->t1);
-	stop_thread(&self->t2);
-	ASSERT_LE(0, ring_drain(&ring, collect_read, &rr));
-	ring_unmap(&ring);
-
+	self->fd = stat_game(_metadata, &self->t1, &self->t2, true, &rr, &id);
 	if (!rr.nr && !ours_kernel())
 		SKIP(return, "no READ at exit (6.1), an extension of ours");
-	EXPECT_EQ(0, rr.other);
-	EXPECT_EQ(2, rr.nr);
-	for (i = 0; i < rr.nr; i++) {
-		struct read_rec *r = &rr.r[i];
-		struct player *p = r->tid == self->t1.tid ? &self->t1 :
-				   &self->t2;
-
-		ASSERT_EQ(p->tid, r->tid);
-		EXPECT_EQ(getpid(), r->pid);
-		EXPECT_EQ(v.id, r->id);
-		EXPECT_NE(0, r->running);
-		EXPECT_LE(r->running, r->enabled);
-		EXPECT_FAULTS(r->value, 4 * ROUNDS * p->nr_touch, SLACK);
-		for (j = 0; j < i; j++)
-			EXPECT_NE(rr.r[j].tid, r->tid);
-	}
+	expect_own_counts(_metadata, &rr, &self->t1, &self->t2, true, id);
 }
 
-/* The same between two child processes and their parent. */
+/* The same between two child processes of this one. */
 TEST_F(game, inherit_stat_per_process)
 {
 	struct read_recs rr = { .nr = 0 };
-	struct ring ring;
-	int i;
+	__u64 id;
 
-	self->fd = open_pf(0, true, true);
-	ASSERT_LE(0, self->fd);
-	ASSERT_EQ(0, ring_map(&ring, self->fd, 8));
-	ASSERT_EQ(0, start_process(&self->t1, 1));
-	ASSERT_EQ(0, start_process(&self->t2, 3));
-	for (i = 0; i < 2; i++) {
-		ASSERT_EQ(0, phase(&self->t1, &self->t2));
-		ASSERT_EQ(0, phase(&self->t2, &self->t1));
-	}
-	ASSERT_EQ(0, stop_process(&self->t1));
-	ASSERT_EQ(0, stop_process(&self->t2));
-	ASSERT_LE(0, ring_drain(&ring, collect_read, &rr));
-	ring_unmap(&ring);
-
+	self->fd = stat_game(_metadata, &self->t1, &self->t2, false, &rr, &id);
 	if (!rr.nr && !ours_kernel())
 		SKIP(return, "no READ at exit (6.1), an extension of ours");
-	EXPECT_EQ(2, rr.nr);
-	for (i = 0; i < rr.nr; i++) {
-		struct read_rec *r = &rr.r[i];
-		struct player *p = r->pid == self->t1.tid ? &self->t1 :
-				   &self->t2;
-
-		ASSERT_EQ(p->tid, r->pid);
-		EXPECT_EQ(p->tid, r->tid);
-		EXPECT_FAULTS(r->value, 4 * ROUNDS * p->nr_touch, SLACK);
-	}
+	expect_own_counts(_metadata, &rr, &self->t1, &self->t2, false, id);
 	EXPECT_FAULTS(value_of(_metadata, self->fd), 4 * ROUNDS * 4, SLACK);
 }
 
