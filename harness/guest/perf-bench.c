@@ -4,7 +4,8 @@
  * guest: open+close of a counter, read(), context switches and page
  * faults while counters run, what 1, 4, 16 and 64 inherited counters add
  * to a switch between two threads and between a parent and its child
- * (both carrying copies of them), and sampling: page faults that each
+ * (both carrying copies of them) and as many counters of the parent
+ * alone, and sampling: page faults that each
  * overflow a period-1 event into a ring buffer, and samples per second
  * through the buffer; with a hardware PMU, the same for hardware events,
  * the cost of one overflow NMI written to a ring buffer, and a
@@ -17,6 +18,7 @@
 #include <linux/perf_event.h>
 #include <pthread.h>
 #include <sched.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -159,19 +161,21 @@ static void switch_extra(int nr, const char *who, void (*play)(long), long n,
 
 	play(n);
 	per_op = (now_ns() - t0) / n;
-	snprintf(name, sizeof(name), "switch extra, %d inherited, %s", nr, who);
+	snprintf(name, sizeof(name), "switch extra, %d %s", nr, who);
 	printf("%-36s %10llu ns/op\n", name, per_op > base ? per_op - base : 0);
 }
 
 /*
- * What @nr inherited software counters (task-clock, context-switches,
+ * What @nr software counters (task-clock, context-switches,
  * cpu-migrations, page-faults, over and over, as perf stat opens them)
- * add to a round trip between two threads and between a parent and its
- * child, which both carry copies of them: the round trip's cost minus
- * @threads_base, @procs_base without counters.
+ * add to a round trip: the round trip's cost minus @threads_base,
+ * @procs_base without counters.  Inherited, between two threads and
+ * between a parent and its child, which both carry copies of them; not
+ * inherited, between a parent that has them and a child that has none.
  */
-static void bench_inherited(int nr, long n, unsigned long long threads_base,
-			    unsigned long long procs_base)
+static void bench_switch(int nr, bool inherit, long n,
+			 unsigned long long threads_base,
+			 unsigned long long procs_base)
 {
 	static const unsigned long long sw[] = {
 		PERF_COUNT_SW_TASK_CLOCK, PERF_COUNT_SW_CONTEXT_SWITCHES,
@@ -185,7 +189,7 @@ static void bench_inherited(int nr, long n, unsigned long long threads_base,
 		attr.size = sizeof(attr);
 		attr.type = PERF_TYPE_SOFTWARE;
 		attr.config = sw[i % 4];
-		attr.inherit = 1;
+		attr.inherit = inherit;
 		attr.read_format = PERF_FORMAT_TOTAL_TIME_ENABLED |
 				   PERF_FORMAT_TOTAL_TIME_RUNNING;
 		fd[i] = syscall(__NR_perf_event_open, &attr, 0, -1, -1, 0);
@@ -193,8 +197,13 @@ static void bench_inherited(int nr, long n, unsigned long long threads_base,
 			exit(1);
 	}
 
-	switch_extra(nr, "threads", ping_pong_threads, n, threads_base);
-	switch_extra(nr, "procs", ping_pong, n, procs_base);
+	if (inherit) {
+		switch_extra(nr, "inherited, threads", ping_pong_threads, n,
+			     threads_base);
+		switch_extra(nr, "inherited, procs", ping_pong, n, procs_base);
+	} else {
+		switch_extra(nr, "own, parent only", ping_pong, n, procs_base);
+	}
 
 	for (i = 0; i < nr; i++)
 		close(fd[i]);
@@ -375,7 +384,7 @@ int main(int argc, char **argv)
 	unsigned long long t0, buf[3];
 	const long n_open = 2000, n_read = 20000, n_switch = 5000;
 	const long n_fault = 20000;
-	static const int nr_inherited[] = { 1, 4, 16, 64 };
+	static const int nr_switch[] = { 1, 4, 16, 64 };
 	unsigned long long threads_base, procs_base;
 	int fd[3], i;
 	long k;
@@ -410,8 +419,11 @@ int main(int argc, char **argv)
 	threads_base = report("pipe round trip threads, no events", t0,
 			      n_switch);
 	for (i = 0; i < 4; i++)
-		bench_inherited(nr_inherited[i], n_switch, threads_base,
-				procs_base);
+		bench_switch(nr_switch[i], true, n_switch, threads_base,
+			     procs_base);
+	for (i = 0; i < 4; i++)
+		bench_switch(nr_switch[i], false, n_switch, threads_base,
+			     procs_base);
 
 	fd[0] = open_sw(PERF_COUNT_SW_TASK_CLOCK);
 	fd[1] = open_sw(PERF_COUNT_SW_CONTEXT_SWITCHES);
