@@ -2,7 +2,10 @@
 /*
  * perf-bench: times the perf paths the guide asks to be fast, in the
  * guest: open+close of a counter, read(), context switches and page
- * faults while counters run, and sampling: page faults that each
+ * faults while counters run, what 1, 4, 16 and 64 inherited counters add
+ * to a switch between two threads and between a parent and its child
+ * (both carrying copies of them) and as many counters of the parent
+ * alone, and sampling: page faults that each
  * overflow a period-1 event into a ring buffer, and samples per second
  * through the buffer; with a hardware PMU, the same for hardware events,
  * the cost of one overflow NMI written to a ring buffer, and a
@@ -13,7 +16,9 @@
  */
 #define _GNU_SOURCE
 #include <linux/perf_event.h>
+#include <pthread.h>
 #include <sched.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -106,6 +111,102 @@ static void ping_pong(long n)
 	close(ab[1]);
 	close(ba[0]);
 	close(ba[1]);
+}
+
+/* The other end of a ping-pong between two threads. */
+struct pong {
+	int ab[2], ba[2];
+	long n;
+};
+
+static void *pong_thread(void *arg)
+{
+	struct pong *p = arg;
+	char c = 0;
+	long i;
+
+	for (i = 0; i < p->n; i++)
+		if (read(p->ab[0], &c, 1) != 1 || write(p->ba[1], &c, 1) != 1)
+			exit(1);
+	return NULL;
+}
+
+/* Round trips over two pipes between two threads of this process. */
+static void ping_pong_threads(long n)
+{
+	struct pong p = { .n = n };
+	pthread_t thread;
+	char c = 0;
+	long i;
+
+	if (pipe(p.ab) || pipe(p.ba) ||
+	    pthread_create(&thread, NULL, pong_thread, &p))
+		exit(1);
+	for (i = 0; i < n; i++)
+		if (write(p.ab[1], &c, 1) != 1 || read(p.ba[0], &c, 1) != 1)
+			exit(1);
+	pthread_join(thread, NULL);
+	close(p.ab[0]);
+	close(p.ab[1]);
+	close(p.ba[0]);
+	close(p.ba[1]);
+}
+
+/* One "switch extra" row: @play's round trips less @base, each. */
+static void switch_extra(int nr, const char *who, void (*play)(long), long n,
+			 unsigned long long base)
+{
+	unsigned long long t0 = now_ns(), per_op;
+	char name[64];
+
+	play(n);
+	per_op = (now_ns() - t0) / n;
+	snprintf(name, sizeof(name), "switch extra, %d %s", nr, who);
+	printf("%-36s %10llu ns/op\n", name, per_op > base ? per_op - base : 0);
+}
+
+/*
+ * What @nr software counters (task-clock, context-switches,
+ * cpu-migrations, page-faults, over and over, as perf stat opens them)
+ * add to a round trip: the round trip's cost minus @threads_base,
+ * @procs_base without counters.  Inherited, between two threads and
+ * between a parent and its child, which both carry copies of them; not
+ * inherited, between a parent that has them and a child that has none.
+ */
+static void bench_switch(int nr, bool inherit, long n,
+			 unsigned long long threads_base,
+			 unsigned long long procs_base)
+{
+	static const unsigned long long sw[] = {
+		PERF_COUNT_SW_TASK_CLOCK, PERF_COUNT_SW_CONTEXT_SWITCHES,
+		PERF_COUNT_SW_CPU_MIGRATIONS, PERF_COUNT_SW_PAGE_FAULTS,
+	};
+	struct perf_event_attr attr;
+	int fd[64], i;
+
+	for (i = 0; i < nr; i++) {
+		memset(&attr, 0, sizeof(attr));
+		attr.size = sizeof(attr);
+		attr.type = PERF_TYPE_SOFTWARE;
+		attr.config = sw[i % 4];
+		attr.inherit = inherit;
+		attr.read_format = PERF_FORMAT_TOTAL_TIME_ENABLED |
+				   PERF_FORMAT_TOTAL_TIME_RUNNING;
+		fd[i] = syscall(__NR_perf_event_open, &attr, 0, -1, -1, 0);
+		if (fd[i] < 0)
+			exit(1);
+	}
+
+	if (inherit) {
+		switch_extra(nr, "inherited, threads", ping_pong_threads, n,
+			     threads_base);
+		switch_extra(nr, "inherited, procs", ping_pong, n, procs_base);
+	} else {
+		switch_extra(nr, "own, parent only", ping_pong, n, procs_base);
+	}
+
+	for (i = 0; i < nr; i++)
+		close(fd[i]);
 }
 
 static void touch(long pages)
@@ -305,15 +406,24 @@ static void bench_hardware(long n_open, long n_read, long n_switch)
 	bench_sink = sum;
 }
 
-int main(void)
+int main(int argc, char **argv)
 {
 	unsigned long long t0, buf[3];
 	const long n_open = 2000, n_read = 20000, n_switch = 5000;
 	const long n_fault = 20000;
+	static const int nr_switch[] = { 1, 4, 16, 64 };
+	unsigned long long threads_base, procs_base;
 	int fd[3], i;
 	long k;
 
 	pin(0);
+
+	/* "perf-bench open N": only N opens and closes, for a profile. */
+	if (argc == 3 && !strcmp(argv[1], "open")) {
+		for (k = atol(argv[2]); k > 0; k--)
+			close(open_sw(PERF_COUNT_SW_TASK_CLOCK));
+		return 0;
+	}
 
 	t0 = now_ns();
 	for (k = 0; k < n_open; k++)
@@ -330,7 +440,17 @@ int main(void)
 
 	t0 = now_ns();
 	ping_pong(n_switch);
-	report("pipe round trip, no events", t0, n_switch);
+	procs_base = report("pipe round trip, no events", t0, n_switch);
+	t0 = now_ns();
+	ping_pong_threads(n_switch);
+	threads_base = report("pipe round trip threads, no events", t0,
+			      n_switch);
+	for (i = 0; i < 4; i++)
+		bench_switch(nr_switch[i], true, n_switch, threads_base,
+			     procs_base);
+	for (i = 0; i < 4; i++)
+		bench_switch(nr_switch[i], false, n_switch, threads_base,
+			     procs_base);
 
 	fd[0] = open_sw(PERF_COUNT_SW_TASK_CLOCK);
 	fd[1] = open_sw(PERF_COUNT_SW_CONTEXT_SWITCHES);

@@ -469,6 +469,13 @@ static inline void perf_sample_data_init(struct perf_sample_data *data,
  * clock.  @mutex serialises open, close, read, ioctl and exit, which
  * take it first; list changes hold both.  Only the CPU a context is
  * scheduled in on changes it; others get there with an IPI.
+ *
+ * A task's context may change hands: at a switch between two tasks whose
+ * contexts are copies of each other (same nonzero @clone_tag), the
+ * scheduler hook gives the running context to the next task and the next
+ * task's to the previous one, with both locks held (kernel/events/
+ * context.c, ctx_swap()).  So @task and task_struct::perf_event_ctxp[0]
+ * are stable only under @lock, or while @pin_count is raised.
  */
 struct perf_event_context {
 	raw_spinlock_t			lock;
@@ -496,6 +503,19 @@ struct perf_event_context {
 	/* The context clock: advances only while scheduled in. */
 	u64				time;
 	u64				timestamp;
+
+	/*
+	 * Swapping, under @lock.  Contexts with the same nonzero @clone_tag
+	 * hold copies of the same events, in the same order and states; any
+	 * change to the events clears it.  While @pin_count is raised the
+	 * context stays with its task (raised under @lock, or by the task
+	 * itself with interrupts off; dropped anywhere).  @nr_stat counts
+	 * the inherit_stat events, @nr_own the events that are not copies.
+	 */
+	u64				clone_tag;
+	atomic_t			pin_count;
+	int				nr_stat;
+	int				nr_own;
 
 	refcount_t			refcount;
 	struct rcu_head			rcu_head;
@@ -704,8 +724,11 @@ static inline void perf_fetch_caller_regs(struct pt_regs *regs)
 	perf_arch_fetch_caller_regs(regs, CALLER_ADDR0);
 }
 
-/* Enabled while any per-task event exists: the scheduler calls in. */
-extern struct static_key_false perf_sched_events;
+/*
+ * On while any per-task event exists (and for a while after the last
+ * goes, kernel/events/context.c): the scheduler calls in.
+ */
+extern struct static_key_false_deferred perf_sched_events;
 
 /**
  * perf_event_task_migrate - a task was moved to another CPU
@@ -731,7 +754,7 @@ static inline void perf_event_task_migrate(struct task_struct *task)
 static inline void perf_event_task_sched_in(struct task_struct *prev,
 					    struct task_struct *task)
 {
-	if (static_branch_unlikely(&perf_sched_events) ||
+	if (static_branch_unlikely(&perf_sched_events.key) ||
 	    __perf_sw_enabled(PERF_COUNT_SW_CPU_MIGRATIONS))
 		__perf_event_task_sched_in(prev, task);
 }
@@ -747,7 +770,7 @@ static inline void perf_event_task_sched_in(struct task_struct *prev,
 static inline void perf_event_task_sched_out(struct task_struct *prev,
 					     struct task_struct *next)
 {
-	if (static_branch_unlikely(&perf_sched_events) ||
+	if (static_branch_unlikely(&perf_sched_events.key) ||
 	    __perf_sw_enabled(PERF_COUNT_SW_CONTEXT_SWITCHES) ||
 	    (IS_ENABLED(CONFIG_CGROUP_PERF) &&
 	     __perf_sw_enabled(PERF_COUNT_SW_CGROUP_SWITCHES)))

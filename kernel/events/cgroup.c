@@ -352,7 +352,7 @@ int perf_cgroup_connect(struct perf_event *event, int fd)
 	event->cgrp = perf_cgroup_from_css(css);
 	static_branch_inc(&perf_cgroup_events);
 	/* The scheduler hooks must run to follow the cgroups. */
-	static_branch_inc(&perf_sched_events);
+	static_branch_inc(&perf_sched_events.key);
 	return 0;
 }
 
@@ -364,7 +364,7 @@ void perf_cgroup_detach(struct perf_event *event)
 {
 	if (!event->cgrp)
 		return;
-	static_branch_dec(&perf_sched_events);
+	static_branch_slow_dec_deferred(&perf_sched_events);
 	static_branch_dec(&perf_cgroup_events);
 	css_put(&event->cgrp->css);
 	event->cgrp = NULL;

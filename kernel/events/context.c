@@ -15,6 +15,10 @@
  * reading an event) runs on that CPU, through perf_ctx_call(), with the
  * context's lock held.  The lock rules are in struct perf_event_context.
  *
+ * A task context that is a copy of another (inherit.c tags both) need
+ * not be scheduled out and in at a switch between their tasks: the
+ * running context is handed to the next task instead (ctx_swap()).
+ *
  * Cgroup events (cgroup.c) live in a CPU's context but follow their
  * cgroup's clock instead of the context's, and their groups go on only
  * while a task of the cgroup runs: the CPU's cgroup groups are switched
@@ -29,8 +33,16 @@
 
 static DEFINE_PER_CPU(struct perf_cpu_context, perf_cpu_ctx);
 
-/* Enabled while any per-task event exists: the scheduler hooks run. */
-DEFINE_STATIC_KEY_FALSE(perf_sched_events);
+/*
+ * On while any per-task event exists: the scheduler hooks run.  Turned
+ * off a second after the last such event goes, so that opening and
+ * closing one event after another does not patch the kernel's text each
+ * time; meanwhile the hooks find no context and return.
+ */
+DEFINE_STATIC_KEY_DEFERRED_FALSE(perf_sched_events, HZ);
+
+/* Where clone tags come from; 0 means "no copy of anything". */
+static atomic64_t perf_clone_tags;
 
 /**
  * perf_clock - the clock of contexts and event times, in nanoseconds
@@ -87,6 +99,16 @@ static void ctx_update_time(struct perf_event_context *ctx)
 		perf_cgroup_ctx_update_time(ctx, now);
 }
 
+/*
+ * The events of @ctx changed (added, removed, enabled, disabled, moved
+ * in its lists): it is no longer a copy of the contexts it shared its
+ * clone tag with.  ctx->lock held.
+ */
+static void ctx_changed(struct perf_event_context *ctx)
+{
+	ctx->clone_tag = 0;
+}
+
 /* The clock an event's times follow: its context's, or its cgroup's. */
 static u64 event_clock(struct perf_event *event)
 {
@@ -119,6 +141,15 @@ static void event_set_state(struct perf_event *event,
 {
 	event_update_time(event);
 	event->state = state;
+}
+
+/* Pull an active event's count from its PMU; ctx->lock held, its CPU. */
+static void ctx_sync_event(struct perf_event *event)
+{
+	if (event->state == PERF_EVENT_STATE_ACTIVE &&
+	    event->oncpu == smp_processor_id())
+		event->pmu->read(event);
+	event_update_time(event);
 }
 
 /* A leader changes state: its members' times first, by the old state. */
@@ -243,10 +274,12 @@ fail:
 	 * A pinned group that cannot be had goes to the error state, where
 	 * read() returns 0; a flexible one waits for its turn.
 	 */
-	if (leader->attr.pinned)
+	if (leader->attr.pinned) {
 		leader_set_state(leader, PERF_EVENT_STATE_ERROR);
-	else
+		ctx_changed(ctx);
+	} else {
 		perf_mux_request(pmu);
+	}
 	return -EAGAIN;
 }
 
@@ -366,6 +399,7 @@ static bool ctx_rotate_pmu(struct perf_event_context *ctx, struct pmu *pmu)
 		return false;
 
 	list_move_tail(&first->group_entry, &ctx->flexible_groups);
+	ctx_changed(ctx);
 	list_for_each_entry(leader, &ctx->flexible_groups, group_entry) {
 		if (leader->pmu == pmu && group_sched_in(leader, ctx))
 			waiting = true;
@@ -400,6 +434,93 @@ bool perf_rotate_pmu(struct pmu *pmu)
 	return waiting;
 }
 
+/*
+ * The counts and times of the inherit_stat events of @ctx, running here,
+ * and of @other, scheduled in nowhere, change places, so that each task
+ * keeps its own values when the contexts change hands: PERF_RECORD_READ
+ * at a task's exit reports what that task counted.  Both contexts have
+ * the same clone tag, so their event lists pair copy with copy; they are
+ * checked all the same, and if they do not pair up nothing is changed.
+ *
+ * Return: true if the values were exchanged.
+ */
+static bool ctx_swap_stat(struct perf_event_context *ctx,
+			  struct perf_event_context *other)
+{
+	struct perf_event *a, *b;
+	u64 value;
+
+	b = list_first_entry(&other->event_list, struct perf_event,
+			     event_entry);
+	list_for_each_entry(a, &ctx->event_list, event_entry) {
+		if (list_entry_is_head(b, &other->event_list, event_entry) ||
+		    !a->parent || a->parent != b->parent)
+			return false;
+		b = list_next_entry(b, event_entry);
+	}
+	if (!list_entry_is_head(b, &other->event_list, event_entry))
+		return false;
+
+	ctx_update_time(ctx);
+	b = list_first_entry(&other->event_list, struct perf_event,
+			     event_entry);
+	list_for_each_entry(a, &ctx->event_list, event_entry) {
+		if (a->attr.inherit_stat) {
+			ctx_sync_event(a);
+			event_update_time(b);
+			value = local64_read(&a->count);
+			local64_set(&a->count, local64_read(&b->count));
+			local64_set(&b->count, value);
+			swap(a->total_time_enabled, b->total_time_enabled);
+			swap(a->total_time_running, b->total_time_running);
+		}
+		b = list_next_entry(b, event_entry);
+	}
+	return true;
+}
+
+/*
+ * @prev leaves this CPU for @next, and their contexts are copies of each
+ * other: give @next the context that is running here, events and all,
+ * and @prev the one @next had, instead of taking every event off its PMU
+ * and putting its copy on.  Each copy of an event then counts for the
+ * other task from now on; a read of the original adds up all copies, so
+ * no count moves from one sum to another.
+ *
+ * Not while either context is pinned to its task, and not between a
+ * context holding original events and a copy when inherit_stat asks for
+ * each task's own values: the originals must stay with the task they
+ * were opened on, which reports no values of its own at exit.
+ *
+ * Return: true if the contexts changed hands; @next's is then running.
+ */
+static bool ctx_swap(struct task_struct *prev, struct perf_event_context *ctx,
+		     struct task_struct *next, struct perf_event_context *next_ctx)
+{
+	bool swapped = false;
+
+	raw_spin_lock(&ctx->lock);
+	raw_spin_lock_nested(&next_ctx->lock, SINGLE_DEPTH_NESTING);
+	if (ctx->task != prev || next_ctx->task != next || !ctx->is_active ||
+	    next_ctx->is_active || atomic_read(&ctx->pin_count) ||
+	    atomic_read(&next_ctx->pin_count) ||
+	    !ctx->clone_tag || ctx->clone_tag != next_ctx->clone_tag)
+		goto out;
+	if (ctx->nr_stat &&
+	    (ctx->nr_own || next_ctx->nr_own || !ctx_swap_stat(ctx, next_ctx)))
+		goto out;
+
+	ctx->task = next;
+	next_ctx->task = prev;
+	WRITE_ONCE(prev->perf_event_ctxp[0], next_ctx);
+	WRITE_ONCE(next->perf_event_ctxp[0], ctx);
+	swapped = true;
+out:
+	raw_spin_unlock(&next_ctx->lock);
+	raw_spin_unlock(&ctx->lock);
+	return swapped;
+}
+
 /**
  * __perf_event_task_sched_out - schedule out the context of a task
  * @prev: the task leaving this CPU
@@ -410,7 +531,8 @@ bool perf_rotate_pmu(struct pmu *pmu)
 void __perf_event_task_sched_out(struct task_struct *prev,
 				 struct task_struct *next)
 {
-	struct perf_event_context *ctx;
+	struct perf_event_context *ctx, *next_ctx;
+	u64 tag;
 
 	/* Counted while @prev's events are still running. */
 	if (__perf_sw_enabled(PERF_COUNT_SW_CONTEXT_SWITCHES))
@@ -427,9 +549,20 @@ void __perf_event_task_sched_out(struct task_struct *prev,
 	 */
 	ctx = READ_ONCE(prev->perf_event_ctxp[0]);
 	if (ctx && READ_ONCE(ctx->is_active)) {
-		raw_spin_lock(&ctx->lock);
-		ctx_sched_out(ctx);
-		raw_spin_unlock(&ctx->lock);
+		/*
+		 * @next is not running, so its context stays where it is;
+		 * a look at the tags without the locks, then ctx_swap()
+		 * checks again with them.
+		 */
+		next_ctx = READ_ONCE(next->perf_event_ctxp[0]);
+		tag = READ_ONCE(ctx->clone_tag);
+		if (!next_ctx || !tag ||
+		    READ_ONCE(next_ctx->clone_tag) != tag ||
+		    !ctx_swap(prev, ctx, next, next_ctx)) {
+			raw_spin_lock(&ctx->lock);
+			ctx_sched_out(ctx);
+			raw_spin_unlock(&ctx->lock);
+		}
 	}
 
 	/* Between the two tasks' contexts, the CPU's follows @next's cgroup. */
@@ -673,9 +806,11 @@ static void perf_ctx_call(struct perf_event_context *ctx,
 		task = READ_ONCE(ctx->task);
 		if (!task)
 			cpu = ctx->cpu;
-		else if (task != TASK_TOMBSTONE && task_curr(task))
+		else if (task != TASK_TOMBSTONE && task != current &&
+			 task_curr(task))
 			cpu = task_cpu(task);
 		else
+			/* Not running, or running here: no IPI needed. */
 			cpu = -1;
 
 		call.ret = -EAGAIN;
@@ -706,6 +841,9 @@ static void ctx_add_event(struct perf_event *event,
 
 	list_add_tail(&event->event_entry, &ctx->event_list);
 	ctx->nr_events++;
+	ctx->nr_stat += event->attr.inherit_stat;
+	ctx->nr_own += !event->parent;
+	ctx_changed(ctx);
 	event->attach_state |= PERF_ATTACH_CONTEXT;
 	perf_sb_ctx_add(ctx, event);
 	if (perf_is_cgroup_event(event))
@@ -729,12 +867,22 @@ static void ctx_add_event(struct perf_event *event,
 	group_resched(leader, ctx);
 }
 
+/* The event is in: the context found for it may change hands again. */
+static void ctx_install_event(struct perf_event *event,
+			      struct perf_event_context *ctx, void *unused)
+{
+	ctx_add_event(event, ctx, NULL);
+	if (ctx->task)
+		atomic_dec(&ctx->pin_count);
+}
+
 /**
  * perf_install_in_context - add a new event to a context and start it
- * @ctx: the context, which holds a reference for the event
+ * @ctx: the context from perf_find_get_context(), which holds a
+ *	reference for the event
  * @event: the event; if it joins a group, its leader is in @ctx already
  *
- * Caller holds ctx->mutex.
+ * Caller holds ctx->mutex.  Ends the pin perf_find_get_context() took.
  */
 void perf_install_in_context(struct perf_event_context *ctx,
 			     struct perf_event *event)
@@ -742,7 +890,7 @@ void perf_install_in_context(struct perf_event_context *ctx,
 	lockdep_assert_held(&ctx->mutex);
 
 	event->ctx = ctx;
-	perf_ctx_call(ctx, event, ctx_add_event, NULL);
+	perf_ctx_call(ctx, event, ctx_install_event, NULL);
 }
 
 /* Make each sibling of a departing leader the leader of its own group. */
@@ -792,6 +940,9 @@ static void ctx_del_event(struct perf_event *event,
 
 	list_del_init(&event->event_entry);
 	ctx->nr_events--;
+	ctx->nr_stat -= event->attr.inherit_stat;
+	ctx->nr_own -= !event->parent;
+	ctx_changed(ctx);
 	event->attach_state &= ~PERF_ATTACH_CONTEXT;
 	perf_sb_ctx_del(ctx, event);
 	if (perf_is_cgroup_event(event))
@@ -825,6 +976,7 @@ static void ctx_enable_event(struct perf_event *event,
 		return;
 
 	leader_set_state(event, PERF_EVENT_STATE_INACTIVE);
+	ctx_changed(ctx);
 	if (!ctx->is_active)
 		return;
 
@@ -845,6 +997,7 @@ static void ctx_disable_event(struct perf_event *event,
 	else
 		event_sched_out(event, ctx);
 	leader_set_state(event, PERF_EVENT_STATE_OFF);
+	ctx_changed(ctx);
 }
 
 /**
@@ -897,15 +1050,6 @@ void perf_event_disable(struct perf_event *event)
 }
 EXPORT_SYMBOL_GPL(perf_event_disable);
 
-/* Pull an active event's count from its PMU; ctx->lock held, its CPU. */
-static void ctx_sync_event(struct perf_event *event)
-{
-	if (event->state == PERF_EVENT_STATE_ACTIVE &&
-	    event->oncpu == smp_processor_id())
-		event->pmu->read(event);
-	event_update_time(event);
-}
-
 static void ctx_sync_one(struct perf_event *event,
 			 struct perf_event_context *ctx, void *unused)
 {
@@ -937,6 +1081,101 @@ void perf_event_sync_count(struct perf_event *event)
 	perf_ctx_call(event->ctx, event, ctx_sync_one, NULL);
 }
 
+/**
+ * perf_ctx_pin_task - the context of a task, kept with it
+ * @task: the task
+ *
+ * Until perf_ctx_unpin(), the context is not swapped away from @task
+ * (ctx_swap()) and holds a reference for the caller.
+ *
+ * Return: the context, or NULL if @task has none.
+ */
+struct perf_event_context *perf_ctx_pin_task(struct task_struct *task)
+{
+	struct perf_event_context *ctx;
+	unsigned long flags;
+
+	/*
+	 * Only a switch away from current swaps its context: with interrupts
+	 * off here, the context it has is its own, and alive, and no swap
+	 * can look at it before the pin is seen.
+	 */
+	if (task == current) {
+		local_irq_save(flags);
+		ctx = READ_ONCE(task->perf_event_ctxp[0]);
+		if (ctx) {
+			atomic_inc(&ctx->pin_count);
+			perf_get_context(ctx);
+		}
+		local_irq_restore(flags);
+		return ctx;
+	}
+
+	/* Contexts are freed after a grace period: safe to lock here. */
+	rcu_read_lock();
+	for (;;) {
+		ctx = READ_ONCE(task->perf_event_ctxp[0]);
+		if (!ctx)
+			break;
+		raw_spin_lock_irqsave(&ctx->lock, flags);
+		if (ctx->task == task) {
+			atomic_inc(&ctx->pin_count);
+			perf_get_context(ctx);
+			raw_spin_unlock_irqrestore(&ctx->lock, flags);
+			break;
+		}
+		/* Swapped between the look and the lock: look again. */
+		raw_spin_unlock_irqrestore(&ctx->lock, flags);
+	}
+	rcu_read_unlock();
+	return ctx;
+}
+
+/**
+ * perf_ctx_unpin - end perf_ctx_pin_task(), but keep the reference
+ * @ctx: the context, which may then change hands again
+ */
+void perf_ctx_unpin(struct perf_event_context *ctx)
+{
+	atomic_dec(&ctx->pin_count);
+}
+
+/**
+ * perf_ctx_clone_tag - the tag a copy of a context will share with it
+ * @ctx: the pinned context of a forking task, whose mutex is held
+ *
+ * Return: @ctx's clone tag, given one now if it had none.
+ */
+u64 perf_ctx_clone_tag(struct perf_event_context *ctx)
+{
+	u64 tag;
+
+	raw_spin_lock_irq(&ctx->lock);
+	if (!ctx->clone_tag)
+		ctx->clone_tag = atomic64_inc_return(&perf_clone_tags);
+	tag = ctx->clone_tag;
+	raw_spin_unlock_irq(&ctx->lock);
+	return tag;
+}
+
+/**
+ * perf_ctx_set_clone - mark a new context as a copy of a forking task's
+ * @ctx: the forking task's context, pinned, whose mutex is held
+ * @copy: the new task's context, a copy of all of @ctx's events
+ * @tag: what perf_ctx_clone_tag() gave before the copy was made
+ *
+ * Nothing is marked if @ctx changed meanwhile (an event disabled itself
+ * without its mutex).
+ */
+void perf_ctx_set_clone(struct perf_event_context *ctx,
+			struct perf_event_context *copy, u64 tag)
+{
+	raw_spin_lock_irq(&ctx->lock);
+	if (ctx->clone_tag == tag)
+		copy->clone_tag = tag;
+	raw_spin_unlock_irq(&ctx->lock);
+}
+
 static void ctx_exec_events(struct perf_event *unused,
 			    struct perf_event_context *ctx, void *data)
 {
@@ -949,6 +1188,7 @@ static void ctx_exec_events(struct perf_event *unused,
 		} else if (event->attr.enable_on_exec) {
 			/* Once: a later exec leaves the event as it is. */
 			event->attr.enable_on_exec = 0;
+			ctx_changed(ctx);
 			ctx_enable_event(event, ctx, NULL);
 		}
 	}
@@ -962,7 +1202,7 @@ static void ctx_exec_events(struct perf_event *unused,
  */
 void perf_task_ctx_exec(void)
 {
-	struct perf_event_context *ctx = READ_ONCE(current->perf_event_ctxp[0]);
+	struct perf_event_context *ctx = perf_ctx_pin_task(current);
 
 	if (!ctx)
 		return;
@@ -970,6 +1210,8 @@ void perf_task_ctx_exec(void)
 	mutex_lock(&ctx->mutex);
 	perf_ctx_call(ctx, NULL, ctx_exec_events, NULL);
 	mutex_unlock(&ctx->mutex);
+	perf_ctx_unpin(ctx);
+	perf_put_context(ctx);
 }
 
 /**
@@ -1025,6 +1267,9 @@ void perf_ctx_del_unscheduled(struct perf_event *event)
  * @cpu: the CPU of a CPU-wide event
  *
  * A task gets its context on its first event and keeps it until it exits.
+ * A task's context is pinned to it (perf_ctx_pin_task()) until
+ * perf_install_in_context() puts the event in, or the caller gives up and
+ * calls perf_ctx_unpin().
  *
  * Return: the context with a reference held for the caller, or
  * ERR_PTR(-ESRCH) if @task is exiting, ERR_PTR(-ENOMEM).
@@ -1032,7 +1277,7 @@ void perf_ctx_del_unscheduled(struct perf_event *event)
 struct perf_event_context *perf_find_get_context(struct task_struct *task,
 						 int cpu)
 {
-	struct perf_event_context *ctx, *new = NULL;
+	struct perf_event_context *ctx;
 
 	if (!task) {
 		ctx = &per_cpu_ptr(&perf_cpu_ctx, cpu)->ctx;
@@ -1040,29 +1285,38 @@ struct perf_event_context *perf_find_get_context(struct task_struct *task,
 		return ctx;
 	}
 
-	new = perf_ctx_alloc_task(NULL);
-	if (!new)
-		return ERR_PTR(perf_refuse(-ENOMEM, "context: out of memory", 0));
+	if (task->flags & PF_EXITING)
+		return ERR_PTR(perf_refuse(-ESRCH, "pid: task exiting",
+					   task_pid_vnr(task)));
+	/*
+	 * A context that exists stays until the task's exit, which the
+	 * caller sees (TASK_TOMBSTONE) under the context's mutex.
+	 */
+	ctx = perf_ctx_pin_task(task);
+	if (ctx)
+		return ctx;
 
+	/* The first event: made and published against a concurrent exit. */
 	mutex_lock(&task->perf_event_mutex);
 	if (task->flags & PF_EXITING) {
 		mutex_unlock(&task->perf_event_mutex);
-		kfree(new);
 		return ERR_PTR(perf_refuse(-ESRCH, "pid: task exiting",
 					   task_pid_vnr(task)));
 	}
-	ctx = task->perf_event_ctxp[0];
+	ctx = perf_ctx_pin_task(task);
 	if (!ctx) {
-		ctx = new;
-		new = NULL;
-		ctx->task = get_task_struct(task);
+		ctx = perf_ctx_alloc_task(task);
+		if (!ctx) {
+			mutex_unlock(&task->perf_event_mutex);
+			return ERR_PTR(perf_refuse(-ENOMEM,
+						   "context: out of memory", 0));
+		}
+		atomic_set(&ctx->pin_count, 1);
+		perf_get_context(ctx);
 		/* Paired with the READ_ONCE()s of the scheduler hooks. */
 		smp_store_release(&task->perf_event_ctxp[0], ctx);
 	}
-	perf_get_context(ctx);
 	mutex_unlock(&task->perf_event_mutex);
-
-	kfree(new);
 	return ctx;
 }
 
@@ -1089,7 +1343,8 @@ void perf_task_ctx_exit(struct task_struct *task)
 	LIST_HEAD(folded);
 
 	mutex_lock(&task->perf_event_mutex);
-	ctx = task->perf_event_ctxp[0];
+	/* Pinned for good: it is the task's until it is detached below. */
+	ctx = perf_ctx_pin_task(task);
 	if (!ctx) {
 		mutex_unlock(&task->perf_event_mutex);
 		return;
@@ -1132,7 +1387,8 @@ void perf_task_ctx_exit(struct task_struct *task)
 
 	/* The reference the context held on the task. */
 	put_task_struct(task);
-	/* The task's reference on the context. */
+	/* The task's reference on the context, and the pin's. */
+	perf_put_context(ctx);
 	perf_put_context(ctx);
 }
 

@@ -168,7 +168,7 @@ struct perf_event *perf_event_alloc(struct perf_event_attr *attr, int cpu,
 	perf_sb_account(event, true);
 
 	if (task)
-		static_branch_inc(&perf_sched_events);
+		static_branch_inc(&perf_sched_events.key);
 	if (parent)
 		perf_event_get_ref(parent);
 
@@ -208,7 +208,7 @@ void perf_event_free(struct perf_event *event)
 	perf_sb_account(event, false);
 
 	if (event->attach_state & PERF_ATTACH_TASK) {
-		static_branch_dec(&perf_sched_events);
+		static_branch_slow_dec_deferred(&perf_sched_events);
 		put_task_struct(event->hw.target);
 	}
 	if (event->attach_state & PERF_ATTACH_CALLCHAIN)
@@ -353,6 +353,8 @@ perf_event_create_kernel_counter(struct perf_event_attr *attr, int cpu,
 	mutex_lock(&ctx->mutex);
 	if (ctx->task == TASK_TOMBSTONE) {
 		mutex_unlock(&ctx->mutex);
+		if (task)
+			perf_ctx_unpin(ctx);
 		perf_put_context(ctx);
 		perf_event_free(event);
 		return ERR_PTR(perf_refuse(-ESRCH, "pid: task exited", 0));

@@ -13,6 +13,13 @@
  * Who frees a copy is decided under the parent's child_mutex: whoever
  * takes it off child_list (the child's exit, or the parent's release).
  * Lock order: a context's mutex, then an event's child_mutex.
+ *
+ * A child's context that copies every event of the forking task's gets
+ * the clone tag of that context (context.c): the scheduler may then
+ * exchange the two, or any two with the same tag, between their tasks.
+ * Not for events that know their task beyond their context (breakpoints
+ * hold debug register slots for it; trace and probe events filter on
+ * it).
  */
 #include <linux/perf_event.h>
 #include <linux/sched/task.h>
@@ -89,6 +96,20 @@ static int perf_inherit_groups(struct list_head *groups,
 	return 0;
 }
 
+/* May the events of @ctx count for any task that has a copy of them? */
+static bool perf_inherit_swappable(struct perf_event_context *ctx)
+{
+	struct perf_event *event;
+
+	list_for_each_entry(event, &ctx->event_list, event_entry) {
+		if (event->attr.type == PERF_TYPE_BREAKPOINT ||
+		    event->attr.type == PERF_TYPE_TRACEPOINT ||
+		    perf_probe_pmu_owns(event))
+			return false;
+	}
+	return true;
+}
+
 /**
  * perf_inherit_task - copy the inheritable events of current to a child
  * @child: the task being forked, not running yet
@@ -98,18 +119,27 @@ static int perf_inherit_groups(struct list_head *groups,
  */
 int perf_inherit_task(struct task_struct *child, u64 clone_flags)
 {
-	struct perf_event_context *ctx = READ_ONCE(current->perf_event_ctxp[0]);
+	struct perf_event_context *ctx = perf_ctx_pin_task(current);
+	struct perf_event_context *copy;
+	u64 tag;
 	int ret;
 
 	if (!ctx)
 		return 0;
 
 	mutex_lock(&ctx->mutex);
+	tag = perf_ctx_clone_tag(ctx);
 	ret = perf_inherit_groups(&ctx->pinned_groups, child, clone_flags);
 	if (!ret)
 		ret = perf_inherit_groups(&ctx->flexible_groups, child,
 					  clone_flags);
+	copy = child->perf_event_ctxp[0];
+	if (!ret && copy && copy->nr_events == ctx->nr_events &&
+	    perf_inherit_swappable(copy))
+		perf_ctx_set_clone(ctx, copy, tag);
 	mutex_unlock(&ctx->mutex);
+	perf_ctx_unpin(ctx);
+	perf_put_context(ctx);
 
 	if (ret)
 		perf_inherit_free_task(child);
@@ -177,6 +207,14 @@ bool perf_inherit_fold(struct perf_event *child)
 		parent->child_total_time_enabled += child->total_time_enabled;
 		parent->child_total_time_running += child->total_time_running;
 		list_del_init(&child->child_entry);
+		/*
+		 * The last copy of an exited event: poll() says EPOLLHUP now.
+		 * (Its own context may have left with another task, see
+		 * context.c.)
+		 */
+		if (READ_ONCE(parent->state) <= PERF_EVENT_STATE_EXIT &&
+		    list_empty(&parent->child_list))
+			wake_up_all(&parent->waitq);
 	}
 	mutex_unlock(&parent->child_mutex);
 	return owned;
@@ -190,6 +228,14 @@ void perf_inherit_release_children(struct perf_event *event)
 {
 	struct perf_event *child, *tmp;
 	LIST_HEAD(mine);
+
+	/*
+	 * Nothing to free without copies.  (A fork from a task holding a
+	 * copy may add one later: it goes when its task exits, just as one
+	 * added after the walk below would.)
+	 */
+	if (list_empty_careful(&event->child_list))
+		return;
 
 	/* A copy has no owner, so its owner_entry is free to use here. */
 	mutex_lock(&event->child_mutex);

@@ -131,6 +131,11 @@ void perf_ctx_add_unscheduled(struct perf_event_context *ctx,
 			      struct perf_event *event);
 void perf_ctx_del_unscheduled(struct perf_event *event);
 void perf_task_ctx_exec(void);
+struct perf_event_context *perf_ctx_pin_task(struct task_struct *task);
+void perf_ctx_unpin(struct perf_event_context *ctx);
+u64 perf_ctx_clone_tag(struct perf_event_context *ctx);
+void perf_ctx_set_clone(struct perf_event_context *ctx,
+			struct perf_event_context *copy, u64 tag);
 void perf_contexts_init(void);
 struct perf_event_context *perf_cpu_ctx_this(void);
 

@@ -90,9 +90,9 @@ void perf_sb_account(struct perf_event *event, bool add)
 	if (!event->attr.context_switch)
 		return;
 	if (add)
-		static_branch_inc(&perf_sched_events);
+		static_branch_inc(&perf_sched_events.key);
 	else
-		static_branch_dec(&perf_sched_events);
+		static_branch_slow_dec_deferred(&perf_sched_events);
 }
 
 /**

@@ -307,7 +307,7 @@ static struct file *perf_open_event(struct perf_event_attr *attr,
 	if (group_leader) {
 		ret = perf_event_check_group(group_leader, event, ctx);
 		if (ret)
-			goto out_event;
+			goto out_unpin;
 	}
 
 	/* Watching another task: CAP_PERFMON, or the right to read it. */
@@ -315,26 +315,26 @@ static struct file *perf_open_event(struct perf_event_attr *attr,
 	    !ptrace_may_access(task, PTRACE_MODE_READ_REALCREDS)) {
 		ret = perf_refuse(-EACCES, "pid: may not ptrace the task",
 				  task_pid_vnr(task));
-		goto out_event;
+		goto out_unpin;
 	}
 
 	/* AUX samples come from an AUX event leading the group: none here. */
 	if (attr->aux_sample_size) {
 		ret = perf_refuse(-EINVAL, "aux_sample_size: no AUX leader",
 				  attr->aux_sample_size);
-		goto out_event;
+		goto out_unpin;
 	}
 
 	if (output) {
 		ret = perf_event_set_output(event, output);
 		if (ret)
-			goto out_event;
+			goto out_unpin;
 	}
 
 	file = anon_inode_getfile("[perf_event]", &perf_fops, event, O_RDWR);
 	if (IS_ERR(file)) {
 		ret = perf_refuse(PTR_ERR(file), "file: cannot be made", 0);
-		goto out_event;
+		goto out_unpin;
 	}
 
 	mutex_lock(&ctx->mutex);
@@ -348,6 +348,8 @@ static struct file *perf_open_event(struct perf_event_attr *attr,
 				  group_leader->nr_siblings + 2);
 	if (ret) {
 		mutex_unlock(&ctx->mutex);
+		if (task)
+			perf_ctx_unpin(ctx);
 		/* The file's release frees the event. */
 		fput(file);
 		return ERR_PTR(ret);
@@ -358,6 +360,10 @@ static struct file *perf_open_event(struct perf_event_attr *attr,
 	perf_event_add_to_owner(event);
 	return file;
 
+out_unpin:
+	/* perf_find_get_context() pinned a task's context for the install. */
+	if (task)
+		perf_ctx_unpin(ctx);
 out_event:
 	perf_event_free(event);
 	return ERR_PTR(ret);
