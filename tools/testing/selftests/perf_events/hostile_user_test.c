@@ -22,7 +22,11 @@
  *  - a process whose leader thread has exited (a zombie leader with a
  *    live thread) cannot be the target of new events (ESRCH); its live
  *    thread can; an open racing with the target's exit either fails with
- *    ESRCH or gives an event that reads and reports POLLHUP.
+ *    ESRCH or gives an event that reads and reports POLLHUP;
+ *  - the events of a task that has exited take every call as a disabled
+ *    event would (mmap() too), but for PERF_EVENT_IOC_PERIOD, which
+ *    succeeds and changes nothing; they read, and report POLLHUP;
+ *    nothing joins their group (EINVAL).
  */
 #define _GNU_SOURCE
 #include <errno.h>
@@ -190,48 +194,41 @@ static int probe_attr(enum probe probe, struct perf_event_attr *attr,
 	return 0;
 }
 
-TEST_F(level, nobody)
+/* Each probe at @level, by a helper @prepare made nobody (or root): @err. */
+static void probe_all(struct __test_metadata *_metadata,
+		      FIXTURE_DATA(level) *self, int level, const int *err,
+		      int (*prepare)(void))
 {
 	struct perf_event_attr attr;
 	enum probe probe;
 	int fd, cpu;
 	pid_t pid;
 
-	ASSERT_EQ(0, write_int_file(PARANOID, variant->level));
+	ASSERT_EQ(0, write_int_file(PARANOID, level));
 	for (probe = 0; probe < NR_PROBES; probe++) {
 		ASSERT_EQ(0, probe_attr(probe, &attr, &pid, &cpu,
 					self->root_child.pid, self->gone));
 		fd = perf_event_open_helper(probe == BAD_ATTR ? NULL : &attr,
 					    pid, cpu, -1, 0, OPEN_TIMEOUT_MS,
-					    become_nobody);
+					    prepare);
 		if (fd >= 0)
 			close(fd);
-		EXPECT_EQ(variant->err[probe], fd >= 0 ? 0 : -fd)
-			TH_LOG("%s at level %d", probe_names[probe],
-			       variant->level);
+		EXPECT_EQ(err[probe], fd >= 0 ? 0 : -fd)
+			TH_LOG("%s at level %d%s", probe_names[probe], level,
+			       prepare ? "" : " as root");
 	}
+}
+
+TEST_F(level, nobody)
+{
+	probe_all(_metadata, self, variant->level, variant->err,
+		  become_nobody);
 }
 
 /* Root is refused nothing of this but what is wrong in itself. */
 TEST_F(level, root)
 {
-	struct perf_event_attr attr;
-	enum probe probe;
-	int fd, cpu;
-	pid_t pid;
-
-	ASSERT_EQ(0, write_int_file(PARANOID, variant->level));
-	for (probe = 0; probe < NR_PROBES; probe++) {
-		ASSERT_EQ(0, probe_attr(probe, &attr, &pid, &cpu,
-					self->root_child.pid, self->gone));
-		fd = sys_perf_event_open(probe == BAD_ATTR ? NULL : &attr,
-					 pid, cpu, -1, 0);
-		if (fd >= 0)
-			close(fd);
-		EXPECT_EQ(root_err[probe], fd >= 0 ? 0 : errno)
-			TH_LOG("%s at level %d", probe_names[probe],
-			       variant->level);
-	}
+	probe_all(_metadata, self, variant->level, root_err, NULL);
 }
 
 /*
@@ -395,6 +392,32 @@ FIXTURE(leak) {
 	int saved;
 };
 
+/* A sampler nobody opens on itself, and the user pages it also touches. */
+FIXTURE_VARIANT(leak) {
+	bool tracepoint;	/* syscalls:sys_enter_getppid */
+	__u64 config;
+	__u64 period;
+	int user_pages;		/* they alone count (page faults) */
+};
+
+FIXTURE_VARIANT_ADD(leak, task_clock) {
+	.config = PERF_COUNT_SW_TASK_CLOCK, .period = 100000,
+};
+
+/* The kernel's faults on user pages are neither sampled nor counted. */
+FIXTURE_VARIANT_ADD(leak, page_faults) {
+	.config = PERF_COUNT_SW_PAGE_FAULTS, .period = 1,
+	.user_pages = TOUCH_PAGES,
+};
+
+FIXTURE_VARIANT_ADD(leak, context_switches) {
+	.config = PERF_COUNT_SW_CONTEXT_SWITCHES, .period = 1,
+};
+
+FIXTURE_VARIANT_ADD(leak, syscall_tracepoint) {
+	.tracepoint = true, .period = 1,
+};
+
 FIXTURE_SETUP(leak)
 {
 	ASSERT_EQ(0, read_int_file(PARANOID, &self->saved));
@@ -421,56 +444,48 @@ static void leak_attr(struct perf_event_attr *attr, __u32 type,
 	attr->disabled = 1;
 }
 
-TEST_F(leak, task_clock)
-{
-	struct perf_event_attr attr;
-
-	leak_attr(&attr, PERF_TYPE_SOFTWARE, PERF_COUNT_SW_TASK_CLOCK,
-		  100000);
-	EXPECT_EQ(0, sample_as_nobody(&attr, 0, NULL));
-}
-
-/* The kernel's faults on user pages are neither sampled nor counted. */
-TEST_F(leak, page_faults)
+TEST_F(leak, no_kernel_address)
 {
 	struct perf_event_attr attr;
 	__u64 count = 0;
+	int id;
 
-	leak_attr(&attr, PERF_TYPE_SOFTWARE, PERF_COUNT_SW_PAGE_FAULTS, 1);
-	EXPECT_EQ(0, sample_as_nobody(&attr, TOUCH_PAGES, &count));
-	EXPECT_TOUCH_FAULTS(count, FAULT_SLACK);
-}
-
-TEST_F(leak, context_switches)
-{
-	struct perf_event_attr attr;
-
-	leak_attr(&attr, PERF_TYPE_SOFTWARE, PERF_COUNT_SW_CONTEXT_SWITCHES,
-		  1);
-	EXPECT_EQ(0, sample_as_nobody(&attr, 0, NULL));
-}
-
-TEST_F(leak, syscall_tracepoint)
-{
-	struct perf_event_attr attr;
-	int id = tp_id_of("syscalls", "sys_enter_getppid");
-
-	if (id < 0)
-		SKIP(return, "no syscalls:sys_enter_getppid");
-	leak_attr(&attr, PERF_TYPE_TRACEPOINT, id, 1);
-	EXPECT_EQ(0, sample_as_nobody(&attr, 0, NULL));
+	if (variant->tracepoint) {
+		id = tp_id_of("syscalls", "sys_enter_getppid");
+		ASSERT_LT(0, id);
+		leak_attr(&attr, PERF_TYPE_TRACEPOINT, id, variant->period);
+	} else {
+		leak_attr(&attr, PERF_TYPE_SOFTWARE, variant->config,
+			  variant->period);
+	}
+	EXPECT_EQ(0, sample_as_nobody(&attr, variant->user_pages, &count));
+	if (variant->user_pages)
+		EXPECT_TOUCH_FAULTS(count, FAULT_SLACK);
 }
 
 static __u64 watched[8];
 
-/* A watchpoint on memory the kernel writes: only the user's writes count. */
-TEST_F(leak, breakpoint_written_by_kernel)
+/* A page-fault sampler on the caller, disabled. */
+static int open_pf_self(void)
 {
 	struct perf_event_attr attr;
+
+	sw_attr_init(&attr, PERF_COUNT_SW_PAGE_FAULTS);
+	attr.sample_period = 1;
+	attr.disabled = 1;
+	return sys_perf_event_open(&attr, 0, -1, -1, 0);
+}
+
+/* A watchpoint on memory the kernel writes: only the user's writes count. */
+TEST(breakpoint_written_by_kernel)
+{
+	struct perf_event_attr attr;
+	int status, p[2], saved;
 	__u64 count = 0;
-	int status, p[2];
 	pid_t pid;
 
+	ASSERT_EQ(0, read_int_file(PARANOID, &saved));
+	ASSERT_EQ(0, write_int_file(PARANOID, 2));
 	/* In a child: the breakpoint is on the child's copy. */
 	pid = fork();
 	ASSERT_LE(0, pid);
@@ -508,6 +523,7 @@ TEST_F(leak, breakpoint_written_by_kernel)
 		_exit(count == 1 && c.samples == 1 ? 0 : 9);
 	}
 	status = reap_status(pid);
+	EXPECT_EQ(0, write_int_file(PARANOID, saved));
 	EXPECT_EQ(0, status) TH_LOG("child status %#x", status);
 }
 
@@ -640,6 +656,114 @@ TEST(open_while_exiting)
 	}
 	TH_LOG("%d opened, %d too late", opened, gone);
 	EXPECT_EQ(RACE_ROUNDS, opened + gone);
+}
+
+/*
+ * Every call on the events of a task that has exited and been reaped:
+ * they stay usable objects (Linux 6.1 answers as for a disabled event),
+ * read their final counts and report POLLHUP.
+ */
+TEST(calls_after_exit)
+{
+	struct perf_event_attr attr[3], bad;
+	struct gated_child child;
+	long psz = getpagesize();
+	int fds[3], i, self_fd, tp;
+	struct pollfd pfd;
+	__u64 v, id;
+	void *map, *self_map;
+
+	tp = tp_id_of("syscalls", "sys_enter_getppid");
+	if (fork_gated(&child, NULL) == 0) {
+		fault_fresh_pages(4);
+		__atomic_store_n(&watched[0], 1, __ATOMIC_RELAXED);
+		getppid();
+		_exit(0);
+	}
+	ASSERT_LT(0, child.pid);
+	sw_attr_init(&attr[0], PERF_COUNT_SW_PAGE_FAULTS);
+	memset(&attr[1], 0, sizeof(attr[1]));
+	attr[1].size = sizeof(attr[1]);
+	attr[1].type = PERF_TYPE_BREAKPOINT;
+	attr[1].bp_addr = (unsigned long)&watched[0];
+	attr[1].bp_len = HW_BREAKPOINT_LEN_8;
+	attr[1].bp_type = HW_BREAKPOINT_W;
+	sw_attr_init(&attr[2], PERF_COUNT_SW_TASK_CLOCK);
+	if (tp > 0) {
+		attr[2].type = PERF_TYPE_TRACEPOINT;
+		attr[2].config = tp;
+	}
+	for (i = 0; i < 3; i++) {
+		attr[i].sample_period = 1;
+		attr[i].exclude_kernel = 1;
+		fds[i] = sys_perf_event_open(&attr[i], child.pid, -1, -1, 0);
+		ASSERT_LE(0, fds[i]) TH_LOG("event %d", i);
+	}
+	ASSERT_EQ(0, gated_run(&child));
+
+	self_fd = open_pf_self();
+	ASSERT_LE(0, self_fd);
+	self_map = mmap(NULL, 2 * psz, PROT_READ | PROT_WRITE, MAP_SHARED,
+			self_fd, 0);
+	ASSERT_NE(MAP_FAILED, self_map);
+
+	for (i = 0; i < 3; i++) {
+		v = 1000;
+		EXPECT_EQ(0, ioctl(fds[i], PERF_EVENT_IOC_DISABLE, 0));
+		EXPECT_EQ(0, ioctl(fds[i], PERF_EVENT_IOC_ENABLE, 0));
+		EXPECT_EQ(0, ioctl(fds[i], PERF_EVENT_IOC_RESET, 0));
+		EXPECT_EQ(0, ioctl(fds[i], PERF_EVENT_IOC_PERIOD, &v));
+		EXPECT_EQ(0, ioctl(fds[i], PERF_EVENT_IOC_REFRESH, 1));
+		EXPECT_EQ(0, ioctl(fds[i], PERF_EVENT_IOC_ID, &id));
+		EXPECT_EQ(0, ioctl(fds[i], PERF_EVENT_IOC_SET_OUTPUT, -1L));
+		errno = 0;
+		EXPECT_EQ(-1, ioctl(fds[i], PERF_EVENT_IOC_PAUSE_OUTPUT, 1));
+		EXPECT_EQ(EINVAL, errno);
+		/* Another task's buffer: no more than before. */
+		errno = 0;
+		EXPECT_EQ(-1, ioctl(fds[i], PERF_EVENT_IOC_SET_OUTPUT,
+				    self_fd));
+		EXPECT_EQ(EINVAL, errno);
+		map = mmap(NULL, 2 * psz, PROT_READ | PROT_WRITE, MAP_SHARED,
+			   fds[i], 0);
+		EXPECT_NE(MAP_FAILED, map) TH_LOG("event %d", i);
+		if (map != MAP_FAILED) {
+			EXPECT_EQ(0, ioctl(fds[i], PERF_EVENT_IOC_PAUSE_OUTPUT,
+					   0));
+			munmap(map, 2 * psz);
+		}
+		EXPECT_EQ(0, read_value(fds[i], &v));
+		pfd.fd = fds[i];
+		pfd.events = POLLIN;
+		EXPECT_EQ(1, poll(&pfd, 1, OPEN_TIMEOUT_MS));
+		EXPECT_TRUE(pfd.revents & POLLHUP);
+	}
+	/*
+	 * A breakpoint can still be moved; others not modified.  The
+	 * IOC_PERIOD above changed nothing: the attr to give is the one it
+	 * was opened with (a differing sample_period is EINVAL).
+	 */
+	bad = attr[1];
+	bad.bp_addr = (unsigned long)&watched[1];
+	bad.sample_period = 1000;
+	errno = 0;
+	EXPECT_EQ(-1, ioctl(fds[1], PERF_EVENT_IOC_MODIFY_ATTRIBUTES, &bad));
+	EXPECT_EQ(EINVAL, errno);
+	bad.sample_period = attr[1].sample_period;
+	EXPECT_EQ(0, ioctl(fds[1], PERF_EVENT_IOC_MODIFY_ATTRIBUTES, &bad));
+	bad = attr[0];
+	errno = 0;
+	EXPECT_EQ(-1, ioctl(fds[0], PERF_EVENT_IOC_MODIFY_ATTRIBUTES, &bad));
+	EXPECT_EQ(EOPNOTSUPP, errno);
+	/* Nothing can join them. */
+	sw_attr_init(&bad, PERF_COUNT_SW_PAGE_FAULTS);
+	errno = 0;
+	EXPECT_EQ(-1, sys_perf_event_open(&bad, 0, -1, fds[0], 0));
+	EXPECT_EQ(EINVAL, errno);
+	for (i = 0; i < 3; i++)
+		close(fds[i]);
+	munmap(self_map, 2 * psz);
+	close(self_fd);
 }
 
 TEST_HARNESS_MAIN
