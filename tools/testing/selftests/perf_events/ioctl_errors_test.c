@@ -37,62 +37,17 @@
 #include <unistd.h>
 #include <sys/ioctl.h>
 #include <sys/mman.h>
-#include <sys/mount.h>
 #include <sys/stat.h>
-#include <linux/hw_breakpoint.h>
 #include <linux/perf_event.h>
 
 #include "perf_test_util.h"
 #include "perf_sample_util.h"
 #include "hw_test_util.h"
+#include "event_kinds.h"
 #include "../kselftest_harness.h"
 
-#define TRACEFS		"/sys/kernel/tracing"
-#define TP_ID_FILE	TRACEFS "/events/syscalls/sys_enter_getpid/id"
 #define KERNEL_PTR	((void *)0xffffffff81000000UL)
 #define PERIOD		1000
-
-enum kind { SOFTWARE, TRACEPOINT, BREAKPOINT, HARDWARE };
-
-static __u64 watched[8];
-
-/* The attr of an event of @kind, counting on the caller, enabled. */
-static int kind_attr(enum kind kind, struct perf_event_attr *attr)
-{
-	int id;
-
-	memset(attr, 0, sizeof(*attr));
-	attr->size = sizeof(*attr);
-	switch (kind) {
-	case SOFTWARE:
-		attr->type = PERF_TYPE_SOFTWARE;
-		attr->config = PERF_COUNT_SW_PAGE_FAULTS;
-		break;
-	case TRACEPOINT:
-		if (access(TRACEFS "/events", F_OK))
-			mount("tracefs", TRACEFS, "tracefs", 0, NULL);
-		if (read_int_file(TP_ID_FILE, &id))
-			return -1;
-		attr->type = PERF_TYPE_TRACEPOINT;
-		attr->config = id;
-		break;
-	case BREAKPOINT:
-		attr->type = PERF_TYPE_BREAKPOINT;
-		attr->bp_addr = (unsigned long)watched;
-		attr->bp_len = HW_BREAKPOINT_LEN_8;
-		attr->bp_type = HW_BREAKPOINT_W;
-		attr->exclude_kernel = 1;
-		attr->exclude_hv = 1;
-		break;
-	case HARDWARE:
-		attr->type = PERF_TYPE_HARDWARE;
-		attr->config = PERF_COUNT_HW_INSTRUCTIONS;
-		attr->exclude_kernel = 1;
-		attr->exclude_hv = 1;
-		break;
-	}
-	return 0;
-}
 
 FIXTURE(kind) {
 	struct perf_event_attr attr;	/* of the counting event */
@@ -529,9 +484,9 @@ static void kind_work(enum kind kind, int n)
 		break;
 	case BREAKPOINT:
 		for (i = 0; i < n; i++)
-			__atomic_store_n(&watched[0], i, __ATOMIC_RELAXED);
+			__atomic_store_n(&kind_watched[0], i, __ATOMIC_RELAXED);
 		break;
-	case HARDWARE:
+	default:
 		hw_loop(n * 1000);
 		break;
 	}

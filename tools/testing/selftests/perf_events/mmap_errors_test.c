@@ -22,18 +22,12 @@
 #include <unistd.h>
 #include <sys/ioctl.h>
 #include <sys/mman.h>
-#include <sys/mount.h>
-#include <linux/hw_breakpoint.h>
 #include <linux/perf_event.h>
 
 #include "perf_test_util.h"
 #include "hw_test_util.h"
+#include "event_kinds.h"
 #include "../kselftest_harness.h"
-
-#define TRACEFS		"/sys/kernel/tracing"
-#define TP_ID_FILE	TRACEFS "/events/syscalls/sys_enter_getpid/id"
-
-static __u64 watched[8];
 
 /* A page-fault sampler on the caller, disabled. */
 static int open_pf(void)
@@ -143,48 +137,17 @@ TEST(offsets_without_aux)
 	close(fd);
 }
 
-enum kind { SOFTWARE, TRACEPOINT, BREAKPOINT, HARDWARE, NR_KINDS };
-
 /* A sampling event of @kind on the caller, disabled; -1 if none. */
 static int open_kind(enum kind kind)
 {
 	struct perf_event_attr attr;
-	int id;
 
-	memset(&attr, 0, sizeof(attr));
-	attr.size = sizeof(attr);
+	if (kind == HARDWARE && !hw_pmu_present())
+		return -1;
+	if (kind_attr(kind, &attr))
+		return -1;
 	attr.sample_period = 1000;
 	attr.disabled = 1;
-	switch (kind) {
-	case SOFTWARE:
-		attr.type = PERF_TYPE_SOFTWARE;
-		attr.config = PERF_COUNT_SW_PAGE_FAULTS;
-		break;
-	case TRACEPOINT:
-		if (access(TRACEFS "/events", F_OK))
-			mount("tracefs", TRACEFS, "tracefs", 0, NULL);
-		if (read_int_file(TP_ID_FILE, &id))
-			return -1;
-		attr.type = PERF_TYPE_TRACEPOINT;
-		attr.config = id;
-		break;
-	case BREAKPOINT:
-		attr.type = PERF_TYPE_BREAKPOINT;
-		attr.bp_addr = (unsigned long)watched;
-		attr.bp_len = HW_BREAKPOINT_LEN_8;
-		attr.bp_type = HW_BREAKPOINT_W;
-		attr.exclude_kernel = 1;
-		break;
-	case HARDWARE:
-		if (!hw_pmu_present())
-			return -1;
-		attr.type = PERF_TYPE_HARDWARE;
-		attr.config = PERF_COUNT_HW_INSTRUCTIONS;
-		attr.exclude_kernel = 1;
-		break;
-	default:
-		return -1;
-	}
 	return sys_perf_event_open(&attr, 0, -1, -1, 0);
 }
 
