@@ -75,6 +75,17 @@ static int tp_id_of(const char *sys, const char *name)
 	return read_int_file(path, &id) ? -1 : id;
 }
 
+/* Seed the generator and find the trace events the attrs use. */
+static void fuzz_setup(__u64 seed)
+{
+	rng = seed;
+	if (access(TRACEFS "/events", F_OK))
+		mount("tracefs", TRACEFS, "tracefs", 0, NULL);
+	tp_ids[0] = tp_id_of("sched", "sched_switch");
+	tp_ids[1] = tp_id_of("syscalls", "sys_enter_getpid");
+	tp_ids[2] = tp_id_of("syscalls", "sys_exit_getpid");
+}
+
 /* A random but mostly plausible attr. */
 static void random_attr(struct perf_event_attr *attr)
 {
@@ -273,12 +284,7 @@ TEST(fuzz)
 	unsigned long flags;
 	__u64 round;
 
-	rng = seed ? strtoull(seed, NULL, 0) : 0x5eed1234abcdULL;
-	if (access(TRACEFS "/events", F_OK))
-		mount("tracefs", TRACEFS, "tracefs", 0, NULL);
-	tp_ids[0] = tp_id_of("sched", "sched_switch");
-	tp_ids[1] = tp_id_of("syscalls", "sys_enter_getpid");
-	tp_ids[2] = tp_id_of("syscalls", "sys_exit_getpid");
+	fuzz_setup(seed ? strtoull(seed, NULL, 0) : 0x5eed1234abcdULL);
 	for (i = 0; i < MAX_OPEN; i++) {
 		slots[i].fd = -1;
 		slots[i].map = NULL;
@@ -350,12 +356,7 @@ TEST(open_only)
 	/* (With the percentage at 0, the rate can no longer be written.) */
 	ASSERT_EQ(0, write_int_file(MAX_RATE, 100000));
 	ASSERT_EQ(0, write_int_file(MAX_PERCENT, 0));
-	rng = 0x0badc0ffee15ULL;
-	if (access(TRACEFS "/events", F_OK))
-		mount("tracefs", TRACEFS, "tracefs", 0, NULL);
-	tp_ids[0] = tp_id_of("sched", "sched_switch");
-	tp_ids[1] = tp_id_of("syscalls", "sys_enter_getpid");
-	tp_ids[2] = tp_id_of("syscalls", "sys_exit_getpid");
+	fuzz_setup(0x0badc0ffee15ULL);
 	for (round = 0; round < OPEN_ROUNDS; round++) {
 		random_attr(&attr);
 		fd = sys_perf_event_open(&attr, pick(4) ? 0 : -1,
