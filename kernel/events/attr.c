@@ -233,7 +233,7 @@ static int perf_check_attr_branch_privilege(struct perf_event_attr *attr)
  * after the format but before the other fields, as Linux 6.1 does.
  *
  * Return: 0; -EFAULT for a bad pointer; -E2BIG for a size we cannot take,
- * with our size written back to @uattr->size; -EINVAL for a structure
+ * with our size written back to @uattr->size if it is writable; -EINVAL for a structure
  * perf_check_attr() refuses; -EACCES for a branch stack the caller may
  * not have.
  */
@@ -281,8 +281,12 @@ int perf_copy_attr(struct perf_event_attr __user *uattr,
 	return ret;
 
 too_big:
+	/*
+	 * The size is too big whether or not the caller can learn ours:
+	 * a read-only attr still gets E2BIG, as on 6.1.
+	 */
 	if (put_user(sizeof(*attr), &uattr->size))
-		return perf_refuse(-EFAULT, "attr: size not writable",
-				   (unsigned long)uattr);
+		perf_refuse(-E2BIG, "attr: size not writable",
+			    (unsigned long)uattr);
 	return -E2BIG;
 }

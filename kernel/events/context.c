@@ -180,6 +180,7 @@ static int event_sched_in(struct perf_event *event,
 
 	event_set_state(event, PERF_EVENT_STATE_ACTIVE);
 	event->oncpu = smp_processor_id();
+	perf_overflow_sched_in(event);
 	/* Added stopped: the group starts once all of it is on. */
 	if (event->pmu->add(event, 0)) {
 		event->state = PERF_EVENT_STATE_INACTIVE;

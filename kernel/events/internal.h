@@ -392,6 +392,7 @@ int __perf_event_overflow(struct perf_event *event, bool may_throttle,
 void perf_event_pending(struct perf_event *event, int what);
 void perf_event_init_pending(struct perf_event *event);
 void perf_event_sync_pending(struct perf_event *event);
+void perf_overflow_sched_in(struct perf_event *event);
 void perf_overflow_tick(struct perf_event_context *ctx);
 void perf_overflow_tick_done(void);
 bool perf_overflow_tick_needed(void);

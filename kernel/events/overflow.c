@@ -297,6 +297,22 @@ static void perf_tick_event(struct perf_event *event, bool unthrottle)
 }
 
 /**
+ * perf_overflow_sched_in - an event goes on a CPU: it is throttled no more
+ * @event: the event, not yet added to its PMU; its context's lock held
+ *
+ * The tick unthrottles only the events that are on their CPU at the
+ * first tick after the throttling: one that was disabled or scheduled
+ * out before then would otherwise stay throttled for good.
+ */
+void perf_overflow_sched_in(struct perf_event *event)
+{
+	if (unlikely(event->hw.interrupts == PERF_HW_THROTTLED)) {
+		event->hw.interrupts = 0;
+		perf_log_throttle(event, true);
+	}
+}
+
+/**
  * perf_overflow_tick - unthrottle and re-estimate the events of a context
  * @ctx: a context scheduled in on this CPU, locked
  *

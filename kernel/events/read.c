@@ -275,6 +275,9 @@ static int perf_ioctl_period(struct perf_event *event, u64 __user *uperiod)
 				   period);
 	if (!period)
 		return perf_refuse(-EINVAL, "IOC_PERIOD: zero", period);
+	/* An event whose task exited keeps its period, as on 6.1. */
+	if (event->ctx->task == TASK_TOMBSTONE)
+		return 0;
 	if (event->attr.freq) {
 		if (period > sysctl_perf_event_sample_rate)
 			return perf_refuse(-EINVAL,
