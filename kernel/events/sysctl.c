@@ -88,8 +88,8 @@ static DEFINE_IRQ_WORK(perf_rate_lowered_work, perf_rate_lowered_notice);
  * From the interrupt (or NMI) that took a sample.  When the running
  * average on this CPU exceeds the budget perf_cpu_time_max_percent
  * allows, perf_event_max_sample_rate is lowered so that samples a
- * quarter longer would fit, which throttles every event sooner, and a
- * notice is logged.
+ * quarter longer would fit (to a multiple of HZ, and no lower than HZ),
+ * which throttles every event sooner, and a notice is logged.
  */
 void perf_sample_event_took(u64 ns)
 {
@@ -112,8 +112,13 @@ void perf_sample_event_took(u64 ns)
 	 * least.
 	 */
 	percent = READ_ONCE(sysctl_perf_cpu_time_max_percent);
-	rate = div64_u64((u64)NSEC_PER_SEC * percent,
-			 (avg + avg / 4) * 100) ?: 1;
+	rate = div64_u64((u64)NSEC_PER_SEC * percent, (avg + avg / 4) * 100);
+	/*
+	 * Whole samples per tick, and never fewer than one: the rate is a
+	 * multiple of HZ and at least HZ, as in 6.1, where a sample_freq
+	 * up to HZ is always accepted.
+	 */
+	rate = max_t(int, rate - rate % HZ, HZ);
 	if (rate >= READ_ONCE(sysctl_perf_event_sample_rate))
 		return;
 	WRITE_ONCE(sysctl_perf_event_sample_rate, rate);

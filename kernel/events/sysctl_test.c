@@ -61,7 +61,8 @@ static void budget_lowers_rate(struct kunit *test)
 	 * 12.5 us samples would fit.
 	 */
 	KUNIT_EXPECT_LE(test, rate, 25100);
-	KUNIT_EXPECT_GE(test, rate, 20000);
+	KUNIT_EXPECT_GE(test, rate, 20000 - HZ);
+	KUNIT_EXPECT_EQ(test, rate % HZ, 0);
 	/* Once it fits, it stays. */
 	budget_feed(100, 10000);
 	KUNIT_EXPECT_EQ(test, sysctl_perf_event_sample_rate, rate);
@@ -91,6 +92,17 @@ static void budget_creeping(struct kunit *test)
 	budget_set(NULL, saved.rate, saved.percent);
 }
 
+/* However long samples take, the rate stays at HZ or above. */
+static void budget_floor(struct kunit *test)
+{
+	struct budget_saved saved;
+
+	budget_set(&saved, 100000, 25);
+	budget_feed(100, NSEC_PER_SEC);
+	KUNIT_EXPECT_EQ(test, sysctl_perf_event_sample_rate, HZ);
+	budget_set(NULL, saved.rate, saved.percent);
+}
+
 static void budget_off(struct kunit *test)
 {
 	struct budget_saved saved;
@@ -108,6 +120,7 @@ static struct kunit_case perf_sample_budget_cases[] = {
 	KUNIT_CASE(budget_within),
 	KUNIT_CASE(budget_lowers_rate),
 	KUNIT_CASE(budget_creeping),
+	KUNIT_CASE(budget_floor),
 	KUNIT_CASE(budget_off),
 	{}
 };
