@@ -26,16 +26,21 @@ out=$BUILD/prof
 # The patched source (and the plain build, which make check uses).
 "$ROOT/harness/qemu.sh"
 
-export PATH=/usr/lib/ccache:$PATH
-export CCACHE_DIR=${CCACHE_DIR:-$HOME/.ccache} CCACHE_NOHASHDIR=1
-mkdir -p "$obj" "$out"
-if [ ! -f "$obj/build.ninja" ]; then
-	log "configuring qemu with plugins"
-	qemu_configure "$src" "$obj" "$dir/inst" --enable-plugins
+# PROFILE_QEMU_BIN=path uses an already built one, for a second work tree.
+qemu_bin=${PROFILE_QEMU_BIN:-$obj/qemu-system-x86_64}
+mkdir -p "$dir" "$out"
+if [ -z "${PROFILE_QEMU_BIN:-}" ]; then
+	export PATH=/usr/lib/ccache:$PATH
+	export CCACHE_DIR=${CCACHE_DIR:-$HOME/.ccache} CCACHE_NOHASHDIR=1
+	mkdir -p "$obj"
+	if [ ! -f "$obj/build.ninja" ]; then
+		log "configuring qemu with plugins"
+		qemu_configure "$src" "$obj" "$dir/inst" --enable-plugins
+	fi
+	log "building qemu with plugins"
+	ninja -C "$obj" qemu-system-x86_64 >"$obj/build.log" 2>&1 ||
+		{ grep -B2 -A10 'error' "$obj/build.log" | head -60 >&2; exit 1; }
 fi
-log "building qemu with plugins"
-ninja -C "$obj" qemu-system-x86_64 >"$obj/build.log" 2>&1 ||
-	{ grep -B2 -A10 'error' "$obj/build.log" | head -60 >&2; exit 1; }
 # shellcheck disable=SC2046
 gcc -shared -fPIC -O2 -Wall -I"$src/include/qemu" \
 	$(pkg-config --cflags glib-2.0) \
@@ -45,7 +50,7 @@ for kind in ours upstream; do
 	"$ROOT/harness/build.sh" "$kind" "$cmd" >/dev/null
 	log "profiling '$cmd' on $kind"
 	rm -f "$out/$kind".*
-	HARNESS_QEMU_BIN=$obj/qemu-system-x86_64 \
+	HARNESS_QEMU_BIN=$qemu_bin \
 	HARNESS_QEMU_ARGS="-plugin $dir/insnprof.so,out=$out/$kind" \
 	HARNESS_ICOUNT=1 HARNESS_DETERMINISTIC=1 \
 		"$ROOT/harness/boot.sh" "$kind" run | tr -d '\r' \
@@ -56,6 +61,7 @@ grep '^prof window ' "$out/ours.console" |
 while IFS=: read -r win ops name; do
 	n=${win#prof window }
 	ops=${ops% ops}
+	ops=${ops# }
 	name=${name# }
 	[ -f "$out/ours.$n" ] && [ -f "$out/upstream.$n" ] || continue
 	{
