@@ -98,16 +98,22 @@ tap_plan $ntests
 [ "$(cat $sysk/nmi_watchdog)" = 1 ]
 check $? "nmi_watchdog reads 1 once switched on"
 
+# Whether $1 events fit on every CPU, as fits gives it; says what it saw
+# ($2: when).
+fit_everywhere() {
+	want=
+	cpu=0
+	while [ $cpu -lt "$ncpus" ]; do
+		want="$want $cpu:$1"
+		cpu=$((cpu + 1))
+	done
+	got=$(fits)
+	echo "# per CPU, $2:$got"
+	[ "$got" = "$want" ]
+}
+
 # 2
-want=
-cpu=0
-while [ $cpu -lt "$ncpus" ]; do
-	want="$want $cpu:$((free - 1))"
-	cpu=$((cpu + 1))
-done
-got=$(fits)
-echo "# per CPU, with the detector on:$got"
-[ "$got" = "$want" ]
+fit_everywhere $((free - 1)) "with the detector on"
 check $? "the detector holds one counter on every CPU"
 
 # 3
@@ -193,15 +199,7 @@ fi
 
 # 5
 echo 0 >$sysk/nmi_watchdog
-want=
-cpu=0
-while [ $cpu -lt "$ncpus" ]; do
-	want="$want $cpu:$free"
-	cpu=$((cpu + 1))
-done
-got=$(fits)
-echo "# per CPU, with the detector off again:$got"
-[ "$got" = "$want" ]
+fit_everywhere $free "with the detector off again"
 check $? "switched off, the detector gives its counters back"
 
 tap_exit
