@@ -609,8 +609,9 @@ static int hw_group_never_fits(void)
 
 	if (!hw_attr(&a, PERF_TYPE_HARDWARE, PERF_COUNT_HW_BRANCH_INSTRUCTIONS))
 		return NOT_HERE;
-	a.disabled = 1;
 	for (n = 0; n < 17; n++) {
+		/* Members enabled: 6.1 leaves disabled ones out of the fit. */
+		a.disabled = !n;
 		fd[n] = must_open(&a, -1, n ? fd[0] : -1);
 		if (fd[n] < 0) {
 			ret = -errno;
