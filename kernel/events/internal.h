@@ -40,28 +40,6 @@
 #include <linux/perf_event.h>
 #include <trace/events/perf.h>
 
-/**
- * perf_refuse - fail with @err, and say why
- * @err: the negative errno the caller is about to return
- * @reason: a string constant, "<what>: <rule>", one of those listed in
- *	Documentation/trace/events-perf.rst
- * @value: the value refused (an attr field, an argument), or 0
- *
- * Records the perf:perf_refused trace event: a patched-out branch while
- * no one traces it.  Every error that perf_event_open(2), the ioctls,
- * read() and mmap() return is recorded where it is decided, as
- * ``return perf_refuse(-EINVAL, "sample_type: unknown bits", bits);``.
- * A PMU that refuses an event in event_init may record its own reason
- * first; perf_pmu_init_event() then adds one of its own.
- *
- * Return: @err, unchanged.
- */
-static __always_inline int perf_refuse(int err, const char *reason, u64 value)
-{
-	trace_perf_refused(err, reason, value);
-	return err;
-}
-
 /* attr.c */
 int perf_copy_attr(struct perf_event_attr __user *uattr,
 		   struct perf_event_attr *attr);

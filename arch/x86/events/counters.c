@@ -371,16 +371,16 @@ static void x86_pmu_del(struct perf_event *event, int flags)
 static int x86_map_hardware(u64 config, u64 *code)
 {
 	if (config >= PERF_COUNT_HW_MAX)
-		return x86_refuse(-EINVAL, "config: no such generic hardware event",
-				  config);
+		return perf_refuse(-EINVAL, "config: no such generic hardware event",
+				   config);
 	*code = x86_pmu.event_map[array_index_nospec(config,
 						      PERF_COUNT_HW_MAX)];
 	if (!*code)
-		return x86_refuse(-ENOENT, "config: generic event not on this CPU",
-				  config);
+		return perf_refuse(-ENOENT, "config: generic event not on this CPU",
+				   config);
 	if (*code == X86_EVENT_INVALID)
-		return x86_refuse(-EINVAL, "config: generic event not on this CPU",
-				  config);
+		return perf_refuse(-EINVAL, "config: generic event not on this CPU",
+				   config);
 	return 0;
 }
 
@@ -394,21 +394,21 @@ static int x86_map_cache(u64 config, u64 *code)
 	if (cache >= PERF_COUNT_HW_CACHE_MAX ||
 	    op >= PERF_COUNT_HW_CACHE_OP_MAX ||
 	    result >= PERF_COUNT_HW_CACHE_RESULT_MAX)
-		return x86_refuse(-EINVAL, "config: no such cache, op or result",
-				  config);
+		return perf_refuse(-EINVAL, "config: no such cache, op or result",
+				   config);
 	if (!x86_pmu.cache_map)
-		return x86_refuse(-ENOENT, "config: cache event not on this CPU",
-				  config);
+		return perf_refuse(-ENOENT, "config: cache event not on this CPU",
+				   config);
 	cache = array_index_nospec(cache, PERF_COUNT_HW_CACHE_MAX);
 	op = array_index_nospec(op, PERF_COUNT_HW_CACHE_OP_MAX);
 	result = array_index_nospec(result, PERF_COUNT_HW_CACHE_RESULT_MAX);
 	*code = (*x86_pmu.cache_map)[cache][op][result];
 	if (!*code)
-		return x86_refuse(-ENOENT, "config: cache event not on this CPU",
-				  config);
+		return perf_refuse(-ENOENT, "config: cache event not on this CPU",
+				   config);
 	if (*code == X86_EVENT_INVALID)
-		return x86_refuse(-EINVAL, "config: cache event not on this CPU",
-				  config);
+		return perf_refuse(-EINVAL, "config: cache event not on this CPU",
+				   config);
 	return 0;
 }
 
@@ -432,15 +432,15 @@ int x86_hw_config(struct perf_event *event)
 	int ret = 0;
 
 	if (attr->precise_ip)
-		return x86_refuse(-EOPNOTSUPP, "precise_ip: no PEBS or IBS here",
-				  attr->precise_ip);
+		return perf_refuse(-EOPNOTSUPP, "precise_ip: no PEBS or IBS here",
+				   attr->precise_ip);
 	/* The XMM registers come only from PEBS records. */
 	if ((attr->sample_regs_user | attr->sample_regs_intr) &
 	    PERF_REG_EXTENDED_MASK)
-		return x86_refuse(-EINVAL, "sample_regs_*: XMM registers need PEBS",
-				  (attr->sample_regs_user |
-				   attr->sample_regs_intr) &
-				  PERF_REG_EXTENDED_MASK);
+		return perf_refuse(-EINVAL, "sample_regs_*: XMM registers need PEBS",
+				   (attr->sample_regs_user |
+				    attr->sample_regs_intr) &
+				   PERF_REG_EXTENDED_MASK);
 
 	switch (attr->type) {
 	case PERF_TYPE_HARDWARE:
@@ -519,11 +519,11 @@ static int x86_pmu_event_init(struct perf_event *event)
 	hwc->x86_flags = 0;
 	hwc->counters = x86_pmu.counters_for(hwc->config);
 	if (!hwc->counters)
-		return x86_refuse(-EINVAL, "config: no counter counts this event",
-				  hwc->config);
+		return perf_refuse(-EINVAL, "config: no counter counts this event",
+				   hwc->config);
 	if (!x86_group_fits(event))
-		return x86_refuse(-EINVAL, "group: never fits on the counters",
-				  hwc->config);
+		return perf_refuse(-EINVAL, "group: never fits on the counters",
+				   hwc->config);
 
 	if (!is_sampling_event(event)) {
 		/* Only to see the counter wrap: the longest period. */

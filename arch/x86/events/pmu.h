@@ -27,17 +27,6 @@
 /* hw_perf_event::x86_flags */
 #define X86_EVENT_USER_RDPMC	BIT(0)	/* user space may rdpmc it */
 
-/*
- * Fail with @err, saying why in the perf:perf_refused trace event as the
- * core does for its own refusals (the reasons are listed in
- * Documentation/trace/events-perf.rst).
- */
-static __always_inline int x86_refuse(int err, const char *reason, u64 value)
-{
-	trace_perf_refused(err, reason, value);
-	return err;
-}
-
 /* What a hardware event code of a map may also be: refused with EINVAL. */
 #define X86_EVENT_INVALID	(~0ULL)
 

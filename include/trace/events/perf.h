@@ -32,6 +32,33 @@ TRACE_EVENT(perf_refused,
 		      __entry->err, __entry->value, __get_str(reason))
 );
 
+#ifndef _TRACE_PERF_REFUSE
+#define _TRACE_PERF_REFUSE
+/**
+ * perf_refuse - fail with @err, and say why
+ * @err: the negative errno the caller is about to return
+ * @reason: a string constant, "<what>: <rule>", one of those listed in
+ *	Documentation/trace/events-perf.rst
+ * @value: the value refused (an attr field, an argument), or 0
+ *
+ * Records the perf:perf_refused trace event: a patched-out branch while
+ * no one traces it.  Every error that perf_event_open(2), the ioctls,
+ * read() and mmap() return is recorded where it is decided, as
+ * ``return perf_refuse(-EINVAL, "sample_type: unknown bits", bits);``,
+ * by the core and by the PMU drivers alike.  A PMU that refuses an event
+ * in event_init may record its own reason first; the core then adds one
+ * of its own.  (Guarded on its own: this header is read again where the
+ * trace event is defined.)
+ *
+ * Return: @err, unchanged.
+ */
+static __always_inline int perf_refuse(int err, const char *reason, u64 value)
+{
+	trace_perf_refused(err, reason, value);
+	return err;
+}
+#endif /* _TRACE_PERF_REFUSE */
+
 #endif /* _TRACE_PERF_H */
 
 /* This part must be outside the include guard. */

@@ -152,9 +152,9 @@ static int amd_hw_config(struct perf_event *event)
 
 	/* No branch sampling here. */
 	if (attr->sample_type & PERF_SAMPLE_BRANCH_STACK)
-		return x86_refuse(-EOPNOTSUPP,
-				  "sample_type: no branch records here",
-				  attr->branch_sample_type);
+		return perf_refuse(-EOPNOTSUPP,
+				   "sample_type: no branch records here",
+				   attr->branch_sample_type);
 	ret = x86_hw_config(event);
 	if (ret)
 		return ret;

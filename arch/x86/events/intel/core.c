@@ -208,17 +208,17 @@ static int intel_hw_config(struct perf_event *event)
 		return ret;
 	/* No last-branch records here. */
 	if (attr->sample_type & PERF_SAMPLE_BRANCH_STACK)
-		return x86_refuse(-EOPNOTSUPP,
-				  "sample_type: no branch records here",
-				  attr->branch_sample_type);
+		return perf_refuse(-EOPNOTSUPP,
+				   "sample_type: no branch records here",
+				   attr->branch_sample_type);
 	if (attr->type != PERF_TYPE_RAW ||
 	    !(attr->config & ARCH_PERFMON_EVENTSEL_ANY))
 		return 0;
 
 	/* Counting for the other thread of the core too. */
 	if (x86_pmu.version < 3)
-		return x86_refuse(-EINVAL, "config: AnyThread needs perfmon v3",
-				  x86_pmu.version);
+		return perf_refuse(-EINVAL, "config: AnyThread needs perfmon v3",
+				   x86_pmu.version);
 	ret = perf_allow_cpu(attr);
 	if (ret)
 		return ret;
