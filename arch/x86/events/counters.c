@@ -466,7 +466,11 @@ int x86_hw_config(struct perf_event *event)
 
 /*
  * Whether @event and the others of its group could ever be on this PMU
- * together: a group that cannot is refused at open.
+ * together: a group that cannot is refused at open.  Members that are
+ * off (disabled, or in error) are left out, as 6.1 leaves them out; the
+ * leader and the joining @event always count.  So a group may hold more
+ * members than there are counters, and just never runs if they are all
+ * enabled later.
  */
 static bool x86_group_fits(struct perf_event *event)
 {
@@ -481,7 +485,8 @@ static bool x86_group_fits(struct perf_event *event)
 			allowed[n++] = leader->hw.counters;
 		list_for_each_entry(sibling, &leader->sibling_list,
 				    sibling_entry) {
-			if (sibling->pmu != event->pmu)
+			if (sibling->pmu != event->pmu ||
+			    sibling->state <= PERF_EVENT_STATE_OFF)
 				continue;
 			if (n >= X86_PMU_MAX_EVENTS - 1)
 				return false;

@@ -15,7 +15,8 @@
  *  - a group {instructions, branches, cycles} is read whole with
  *    PERF_FORMAT_GROUP, a group of as many general-counter events as
  *    the CPU has counters counts, one more is refused at open (EINVAL,
- *    as 6.1 does);
+ *    as 6.1 does), but members already in, if disabled, are left out of
+ *    that check;
  *  - two instructions:u counters enabled together agree exactly (on
  *    Intel one is on the fixed counter, the other on a general one);
  *  - a PERF_TYPE_HW_CACHE config out of range is EINVAL, a valid one
@@ -277,6 +278,92 @@ TEST(group_too_big_refused)
 		}
 	}
 	for (i = 0; i < nr; i++)
+		close(fd[i]);
+}
+
+#define GROUP_TIMES_RF	(PERF_FORMAT_GROUP | \
+			 PERF_FORMAT_TOTAL_TIME_ENABLED | \
+			 PERF_FORMAT_TOTAL_TIME_RUNNING)
+
+/* Enable the leader @fd alone, run the loop @n times, disable, read. */
+static void run_leader(struct __test_metadata *_metadata, int fd,
+		       unsigned long n, struct group_reading *g)
+{
+	ASSERT_EQ(0, ioctl(fd, PERF_EVENT_IOC_ENABLE, 0));
+	hw_loop(n);
+	ASSERT_EQ(0, ioctl(fd, PERF_EVENT_IOC_DISABLE, 0));
+	ASSERT_EQ(0, read_group(fd, GROUP_TIMES_RF, g));
+}
+
+/* The two disabled members of a group for @nr general counters. */
+#define OFF1(nr)	((nr) - 1)
+#define OFF2(nr)	(nr)
+
+/*
+ * Members that are disabled are left out when a group's fit is checked
+ * at open, as 6.1 leaves them out; the leader and the member joining
+ * count, disabled or not.  A group of branch events, one fewer than the
+ * general counters, takes two disabled members and one more enabled,
+ * and then no more, even disabled.  The leader, enabled alone, runs with
+ * its enabled members, which count the loop, while the disabled ones
+ * count nothing.  Once one of those is enabled too, the group can never
+ * be on the counters: it stays enabled but does not run, and no member
+ * counts.
+ */
+TEST(group_disabled_members_left_out)
+{
+	unsigned int i, nr = hw_gp_counters(), total = nr + 2;
+	struct group_reading a, b, c, d;
+	struct perf_event_attr attr;
+	int fd[GROUP_MAX_MEMBERS], extra;
+
+	HW_SKIP_WITHOUT_PMU();
+	if (nr < 2)
+		SKIP(return, "%u general counters", nr);
+	ASSERT_GE(GROUP_MAX_MEMBERS, total);
+	hw_attr_init(&attr, PERF_TYPE_HARDWARE,
+		     PERF_COUNT_HW_BRANCH_INSTRUCTIONS);
+	attr.read_format = GROUP_TIMES_RF;
+	for (i = 0; i < total; i++) {
+		attr.disabled = !i || i == OFF1(nr) || i == OFF2(nr);
+		fd[i] = sys_perf_event_open(&attr, 0, -1, i ? fd[0] : -1, 0);
+		ASSERT_LE(0, fd[i]) TH_LOG("member %u of %u (%u counters): %s",
+					   i, total, nr, strerror(errno));
+	}
+	attr.disabled = 1;
+	extra = sys_perf_event_open(&attr, 0, -1, fd[0], 0);
+	EXPECT_EQ(-1, extra) TH_LOG("a member joined a full group");
+	EXPECT_EQ(EINVAL, errno);
+	if (extra >= 0)
+		close(extra);
+
+	/* Each run counts its iterations plus what is around the loop. */
+	run_leader(_metadata, fd[0], N1, &a);
+	run_leader(_metadata, fd[0], N1, &b);
+	run_leader(_metadata, fd[0], N2, &c);
+	ASSERT_EQ(total, c.nr);
+	EXPECT_LT(b.running, c.running);
+	for (i = 0; i < total; i++) {
+		__u64 want = i == OFF1(nr) || i == OFF2(nr) ?
+			     0 : DN * HW_LOOP_BRANCHES;
+
+		EXPECT_EQ(want, (c.member[i].value - b.member[i].value) -
+				(b.member[i].value - a.member[i].value)) {
+			TH_LOG("member %u: %llu, %llu, %llu", i,
+			       a.member[i].value, b.member[i].value,
+			       c.member[i].value);
+		}
+	}
+
+	/* One counter too many enabled: the group no longer runs. */
+	ASSERT_EQ(0, ioctl(fd[OFF1(nr)], PERF_EVENT_IOC_ENABLE, 0));
+	run_leader(_metadata, fd[0], N2, &d);
+	EXPECT_LT(c.enabled, d.enabled);
+	EXPECT_EQ(c.running, d.running);
+	for (i = 0; i < total; i++)
+		EXPECT_EQ(c.member[i].value, d.member[i].value)
+			TH_LOG("member %u", i);
+	for (i = 0; i < total; i++)
 		close(fd[i]);
 }
 
