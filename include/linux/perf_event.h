@@ -63,11 +63,17 @@ struct pmu;
 struct task_struct;
 struct vm_area_struct;
 
-/**
- * typedef perf_overflow_handler_t - what a kernel user runs on overflow
+/*
+ * perf_overflow_handler_t - what a kernel user runs on overflow
  *
- * Called with the event, the sample, and the registers at the overflow;
+ * Called instead of writing a sample to a ring buffer, with the event
+ * (its overflow_handler_context is the user's own), the sample, and the
+ * registers at the overflow; wherever the overflow is handled, which may
+ * be NMI context.  Installed with perf_event_create_kernel_counter():
  * ptrace and the breakpoint users install one.
+ *
+ * Not a kernel-doc comment: kernel-doc cannot describe the unnamed
+ * arguments.
  */
 typedef void (*perf_overflow_handler_t)(struct perf_event *,
 					struct perf_sample_data *,
@@ -77,58 +83,111 @@ typedef void (*perf_overflow_handler_t)(struct perf_event *,
  * struct hw_perf_event - an event's state that belongs to its PMU driver
  *
  * The core reads @state and sets @target; the rest is the driver's.
+ * Set up as the event is created (by the core, then the PMU's
+ * event_init); after that, unless a member says otherwise, they change
+ * with interrupts off: on the CPU the event is active on (in the PMU's
+ * callbacks, its overflow interrupt and the tick), or under the
+ * context's lock while the event is active nowhere.
  */
 struct hw_perf_event {
 #ifdef CONFIG_PERF_EVENTS
-	/* The task a per-task event follows; NULL for a CPU-wide event. */
+	/**
+	 * @target: the task a per-task event follows, with a reference held
+	 * until the event is freed; NULL for a CPU-wide event.
+	 */
 	struct task_struct		*target;
 
-	/* PERF_HES_* */
+	/** @state: PERF_HES_* bits, kept by the PMU's add(), start(), stop() */
 	int				state;
 
-	/* Counter value at the last update, to compute what was added. */
+	/**
+	 * @prev_count: the counter's value when it was last added to the
+	 * event's count: each update adds what it moved on since.
+	 */
 	local64_t			prev_count;
 
-	/* Sampling: the period, the last one used, and what is left. */
+	/**
+	 * @sample_period: events per sample: attr.sample_period, or a
+	 * frequency event's current estimate; a counting event's is the PMU's
+	 * own choice (on x86 the longest period, to see the counter wrap).
+	 */
 	u64				sample_period;
+	/**
+	 * @last_period: the length of the period in progress, set as it
+	 * starts; the sample that ends it reports it as its period.
+	 */
 	u64				last_period;
+	/**
+	 * @period_left: what is left of the period in progress (the software
+	 * event path counts it up from minus the period to 0 instead).
+	 */
 	local64_t			period_left;
 
-	/*
-	 * Throttling: overflows in the current tick, and the tick they were
-	 * counted in; PERF_HW_THROTTLED once the event was throttled.
+	/**
+	 * @interrupts_seq: the tick of its CPU (a per-CPU sequence number,
+	 * kernel/events/overflow.c) in which @interrupts were counted.
 	 */
 	u64				interrupts_seq;
+	/**
+	 * @interrupts: overflows in that tick; PERF_HW_THROTTLED once the
+	 * event was throttled, until a tick or its next scheduling in.
+	 */
 	u64				interrupts;
 
-	/* Frequency mode: the count and time of the last adjustment. */
+	/**
+	 * @freq_time_stamp: a frequency event's perf_clock() at its last
+	 * overflow, to estimate its rate from the next one.
+	 */
 	u64				freq_time_stamp;
+	/**
+	 * @freq_count_stamp: a frequency event's count at the last tick; the
+	 * tick shortens a period that would not complete within one tick.
+	 */
 	u64				freq_count_stamp;
 
 	union {
-		/* Tracepoint events: their entry on the trace event's list. */
-		struct list_head	tp_list;
-		/* Software clock events: the timer they sample from. */
-		struct hrtimer		hrtimer;
-		/*
-		 * x86 counter events (arch/x86/events/): the event select
-		 * value (less the enable bit), the counters it may use, the
-		 * one it has (-1: none) and X86_EVENT_* flags.
+		/**
+		 * @tp_list: a uprobe event that follows a task: its entry on
+		 * the uprobe's filter list, under that filter's rwlock
+		 * (kernel/trace/trace_uprobe.c).
 		 */
+		struct list_head	tp_list;
+		/**
+		 * @hrtimer: a sampling cpu-clock or task-clock event: the
+		 * timer it samples from, in hard interrupt context.
+		 */
+		struct hrtimer		hrtimer;
+		/* x86 counter events (arch/x86/events/) */
 		struct {
+			/**
+			 * @config: the event select value, less the enable
+			 * bit (a fixed counter's control bits follow from it).
+			 */
 			u64			config;
+			/** @counters: bitmask of the counters it may use */
 			u64			counters;
+			/**
+			 * @idx: the counter it has: general ones from 0, fixed
+			 * ones from X86_PMC_FIXED; -1: none.
+			 */
 			int			idx;
+			/** @x86_flags: X86_EVENT_* (arch/x86/events/pmu.h) */
 			unsigned int		x86_flags;
 		};
 #ifdef CONFIG_HAVE_HW_BREAKPOINT
-		/*
-		 * Breakpoint events: the debug register setting, and for a
-		 * per-task one its entry among its task's breakpoints in the
-		 * slot accounting (kernel/events/bp_slots.c).
-		 */
+		/* Breakpoint events */
 		struct {
+			/**
+			 * @info: the debug register setting the arch code
+			 * made of attr.bp_* (arch/x86/kernel/hw_breakpoint.c);
+			 * changed in place only while the event is off its CPU.
+			 */
 			struct arch_hw_breakpoint info;
+			/**
+			 * @bp_node: a per-task breakpoint: its entry in the
+			 * slot accounting's table of task breakpoints, under
+			 * bp_slots_mutex (kernel/events/bp_slots.c).
+			 */
 			struct hlist_node	bp_node;
 		};
 #endif
@@ -241,103 +300,265 @@ enum perf_event_state {
  * context's lock, on the CPU the context runs on; changes that may sleep
  * (open, close, exit) also hold the context's mutex.  @count is added to
  * on the CPU the event is active on and may be read from anywhere.
+ *
+ * Inheritance: a child task's copy points to the event that user space
+ * opened (@parent), which keeps its live copies on @child_list, under
+ * @child_mutex, and sums up those that exited in @child_count and the
+ * child times.
+ *
+ * Output (kernel/events/ring_buffer.c, mmap.c): @rb and @rb_entry change
+ * under perf_mmap_mutex only; writers read @rb under RCU.
+ *
+ * Work an overflow asks for but cannot do where it happens (NMI, under
+ * the runqueue lock) is left in @pending and done by @pending_irq on the
+ * same CPU.
  */
 struct perf_event {
 #ifdef CONFIG_PERF_EVENTS
+	/**
+	 * @attr: the attributes it was opened with; only IOC_PERIOD (period
+	 * or frequency), a breakpoint's modification (bp_*, disabled) and
+	 * exec (enable_on_exec, cleared) change them later.
+	 */
 	struct perf_event_attr		attr;
+	/** @hw: its PMU's state of it */
 	struct hw_perf_event		hw;
+	/**
+	 * @pmu: the PMU whose event_init took it; the event holds a reference
+	 * on the PMU's module until it is freed.
+	 */
 	struct pmu			*pmu;
+	/**
+	 * @ctx: the context it is in, on which it holds a reference until it
+	 * is freed; set once, before it is installed.
+	 */
 	struct perf_event_context	*ctx;
 
+	/**
+	 * @state: where it is in its life; changed under the context's lock,
+	 * read without it with READ_ONCE().
+	 */
 	enum perf_event_state		state;
+	/**
+	 * @attach_state: PERF_ATTACH_* bits: TASK and CALLCHAIN set at
+	 * creation, CONTEXT and GROUP under the context's lock.
+	 */
 	unsigned int			attach_state;
+	/**
+	 * @group_caps: PERF_EV_CAP_* bits its PMU's event_init sets
+	 * (PERF_EV_CAP_SOFTWARE); only the KUnit tests look at them yet.
+	 */
 	int				group_caps;
-	/* The CPU it must run on (-1: any) and the one it is active on. */
+	/** @cpu: the CPU it must run on (-1: any) */
 	int				cpu;
+	/**
+	 * @oncpu: the CPU it is active on, -1 while it is not; set under the
+	 * context's lock, compared with smp_processor_id() without it.
+	 */
 	int				oncpu;
+	/**
+	 * @id: its own id, never reused (perf_next_event_id()); a copy's
+	 * records give its @parent's as the ID, its own only as STREAM_ID.
+	 */
 	u64				id;
 
+	/**
+	 * @count: what it counted, less what exited copies handed back; added
+	 * to by its PMU on the CPU it is active on.
+	 */
 	local64_t			count;
-	/* Counts handed back by inherited children that exited. */
+	/**
+	 * @child_count: counts handed back by inherited copies that exited,
+	 * added under @child_mutex.
+	 */
 	atomic64_t			child_count;
-	/* Context time while enabled and while active, and when updated. */
+	/**
+	 * @total_time_enabled: context time while enabled, up to @tstamp
+	 * (a cgroup event's: its cgroup's time on its CPU).
+	 */
 	u64				total_time_enabled;
+	/** @total_time_running: the same while active on its PMU */
 	u64				total_time_running;
+	/** @tstamp: the clock value the two times were last brought up to */
 	u64				tstamp;
 #ifdef CONFIG_CGROUP_PERF
-	/* A cgroup event's cgroup (PERF_FLAG_PID_CGROUP), or NULL. */
+	/**
+	 * @cgrp: a cgroup event's cgroup (PERF_FLAG_PID_CGROUP), whose css it
+	 * holds a reference on; NULL for other events.
+	 */
 	struct perf_cgroup		*cgrp;
 #endif
 
-	/* All events of the context; groups; members of this group. */
+	/** @event_entry: on its context's event_list */
 	struct list_head		event_entry;
+	/**
+	 * @group_entry: a group leader's entry on its context's pinned_groups
+	 * or flexible_groups (by attr.pinned); empty for a group member.
+	 */
 	struct list_head		group_entry;
+	/**
+	 * @group_leader: the leader of its group, itself for a leader or a
+	 * lone event; the members of a leader that leaves lead themselves.
+	 */
 	struct perf_event		*group_leader;
+	/** @sibling_list: a leader's members, in the order they joined */
 	struct list_head		sibling_list;
+	/** @sibling_entry: a member's entry on its leader's @sibling_list */
 	struct list_head		sibling_entry;
+	/** @nr_siblings: how many members a leader has on @sibling_list */
 	int				nr_siblings;
 
-	/* On a per-CPU list of the software or tracepoint path. */
+	/**
+	 * @hlist_entry: while it is active on a CPU, on that CPU's list of the
+	 * software event path (kernel/events/software.c) or of its trace event
+	 * (kernel/trace/trace_event_perf.c): changed by that CPU only, with
+	 * interrupts off, and walked under RCU.
+	 */
 	struct hlist_node		hlist_entry;
-	/* On its context's sb_list, if it wants side-band records. */
+	/**
+	 * @sb_entry: on its context's sb_list, if it wants side-band records
+	 * (kernel/events/records.c).
+	 */
 	struct list_head		sb_entry;
 
+	/**
+	 * @refcount: references: its owner's (its file or kernel user; for a
+	 * copy, whoever takes it off @parent's @child_list) and one held by
+	 * each inherited copy of it; the last perf_event_put() frees it.
+	 */
 	atomic_long_t			refcount;
-	/* poll() waits here; woken when the event's task exits. */
+	/**
+	 * @waitq: poll() waits here; woken by its buffer's wakeups, by the
+	 * overflows of an event without a buffer, and once its task and all
+	 * its copies have exited.
+	 */
 	wait_queue_head_t		waitq;
-	/* The task that created it, for prctl(); on its perf_event_list. */
+	/**
+	 * @owner: the task that opened it, for prctl(PR_TASK_PERF_EVENTS_*),
+	 * with a reference held; NULL for copies and kernel users' events.
+	 */
 	struct task_struct		*owner;
+	/**
+	 * @owner_entry: on @owner's perf_event_list, under its
+	 * perf_event_mutex; as a copy has no owner, the release of @parent
+	 * borrows a copy's to list the copies it frees.
+	 */
 	struct list_head		owner_entry;
-	/*
-	 * Inheritance: a child task's copy points to the event that user
-	 * space opened (@parent), which keeps its live copies on
-	 * @child_list, under @child_mutex, and sums up those that exited
-	 * in @child_count and the child times.
+	/**
+	 * @parent: for an inherited copy, the event user space opened (even
+	 * for a copy of a copy), on which it holds a reference; else NULL.
 	 */
 	struct perf_event		*parent;
-	struct mutex			child_mutex;	/* guards child_list */
+	/**
+	 * @child_mutex: guards @child_list, the copies' @child_entry and the
+	 * child times; taken inside a context's mutex.
+	 */
+	struct mutex			child_mutex;
+	/** @child_list: the live inherited copies of this event */
 	struct list_head		child_list;
+	/**
+	 * @child_entry: a copy's entry on @parent's @child_list; whoever takes
+	 * it off (the copy's exit or @parent's release) frees the copy.
+	 */
 	struct list_head		child_entry;
+	/** @child_total_time_enabled: time enabled of copies that exited */
 	u64				child_total_time_enabled;
+	/** @child_total_time_running: time running of copies that exited */
 	u64				child_total_time_running;
+	/**
+	 * @ns: the pid namespace of the task that opened it (a reference): its
+	 * records give pids and tids as seen there; copies use their parent's.
+	 */
 	struct pid_namespace		*ns;
 
+	/**
+	 * @overflow_handler: a kernel user's handler, run at each overflow
+	 * instead of writing a sample; NULL for events opened from user space.
+	 * Copies get their parent's.
+	 */
 	perf_overflow_handler_t		overflow_handler;
+	/**
+	 * @overflow_handler_context: the kernel user's own pointer for its
+	 * handler (perf_event_create_kernel_counter()'s @context).
+	 */
 	void				*overflow_handler_context;
 
-	/*
-	 * Output (kernel/events/ring_buffer.c, mmap.c): the buffer samples
-	 * and records go to, this event's own or the one it was redirected
-	 * to, and the entry on that buffer's list of writers.  Both change
-	 * under perf_mmap_mutex only; writers read @rb under RCU.
-	 * @mmap_count counts the mappings made through this event.
+	/**
+	 * @rb: the buffer its samples and records go to: its own, or the one
+	 * it was redirected to (PERF_EVENT_IOC_SET_OUTPUT).  NULL for an
+	 * inherited copy, which writes to its @parent's.
 	 */
 	struct perf_buffer __rcu	*rb;
+	/**
+	 * @rb_entry: on @rb's list of writers (under the buffer's event_lock
+	 * too), which wakeups walk under RCU.
+	 */
 	struct list_head		rb_entry;
+	/**
+	 * @mmap_count: the mappings made through this event that are still
+	 * there; changed under perf_mmap_mutex.
+	 */
 	atomic_t			mmap_count;
-	/* Records this event could not write (PERF_FORMAT_LOST). */
+	/**
+	 * @lost_samples: records it and its inherited copies could not write
+	 * (PERF_FORMAT_LOST).
+	 */
 	atomic64_t			lost_samples;
-	/* The timestamp clock of records (attr.use_clockid). */
+	/**
+	 * @clock: the timestamp clock of its records (attr.use_clockid);
+	 * NULL: perf_clock().
+	 */
 	u64				(*clock)(void);
 
-	/*
-	 * Work an overflow asks for but cannot do where it happens (NMI,
-	 * under the runqueue lock): done by @pending_irq on the same CPU.
-	 * PERF_PENDING_* bits in @pending, the signal for SIGIO in
-	 * @pending_kill, the address for sigtrap in @pending_addr.
+	/**
+	 * @pending_irq: does the work left in @pending, on the CPU of the
+	 * overflow, once interrupts are enabled again.
 	 */
 	struct irq_work			pending_irq;
+	/** @pending: PERF_PENDING_* bits (kernel/events/internal.h) */
 	unsigned long			pending;
+	/**
+	 * @pending_kill: the code of the SIGIO the next wakeup sends: POLL_IN,
+	 * or POLL_HUP once the refresh limit ran out; 0 when none is due.
+	 */
 	int				pending_kill;
+	/**
+	 * @pending_addr: the address for the SIGTRAP of attr.sigtrap: the
+	 * sample's PERF_SAMPLE_ADDR, or 0.
+	 */
 	u64				pending_addr;
+	/**
+	 * @fasync: where O_ASYNC signals go (fasync_helper() on its file); a
+	 * copy signals through its parent's.
+	 */
 	struct fasync_struct		*fasync;
-	/* Overflows left before the event disables itself (IOC_REFRESH). */
+	/**
+	 * @event_limit: overflows left before the event disables itself
+	 * (IOC_REFRESH); 0: no limit.
+	 */
 	atomic_t			event_limit;
+	/**
+	 * @destroy: undoes what its PMU's event_init did, as the event is
+	 * freed; NULL if there is nothing to undo.
+	 */
 	void				(*destroy)(struct perf_event *event);
+	/**
+	 * @rcu_head: the event is freed after a grace period, for the lists
+	 * walked under RCU (@hlist_entry, @sb_entry, @rb_entry).
+	 */
 	struct rcu_head			rcu_head;
 
 #ifdef CONFIG_EVENT_TRACING
+	/**
+	 * @tp_event: a tracepoint, kprobe or uprobe event's trace event: set
+	 * by perf_trace_init(), for a copy by perf_tp_init_copy().
+	 */
 	struct trace_event_call		*tp_event;
+	/**
+	 * @filter: its ftrace filter (PERF_EVENT_IOC_SET_FILTER): set once,
+	 * under event_mutex, read without a lock as records come; freed after
+	 * a grace period.
+	 */
 	struct event_filter		*filter;
 #endif
 #endif /* CONFIG_PERF_EVENTS */
@@ -413,29 +634,78 @@ struct perf_sample_cpu {
  * @period; tracepoints @raw) and sets the matching bits of
  * @sample_flags; the core fills in the rest of attr.sample_type when
  * it writes the record, and never overwrites a field whose bit is set.
+ * Each member names the PERF_SAMPLE_* bit it is for, less the prefix.
  */
 struct perf_sample_data {
+	/** @sample_flags: PERF_SAMPLE_* bits of the fields filled in already */
 	u64				sample_flags;
+	/** @period: how many events the sample stands for (PERIOD) */
 	u64				period;
+	/**
+	 * @addr: the address it concerns (ADDR), e.g. a page fault's or a
+	 * breakpoint's; 0 if none.
+	 */
 	u64				addr;
+	/** @raw: the RAW field, e.g. a trace event's record; NULL: empty */
 	struct perf_raw_record		*raw;
+	/**
+	 * @callchain: the CALLCHAIN field, collected by the core
+	 * (perf_callchain()) unless the PMU set it; NULL: empty.
+	 */
 	struct perf_callchain_entry	*callchain;
+	/** @phys_addr: the physical address of @addr (PHYS_ADDR), or 0 */
 	u64				phys_addr;
+	/**
+	 * @data_page_size: the size of the page @addr is in, or 0
+	 * (DATA_PAGE_SIZE).
+	 */
 	u64				data_page_size;
+	/**
+	 * @code_page_size: the size of the page @ip is in, or 0
+	 * (CODE_PAGE_SIZE).
+	 */
 	u64				code_page_size;
 
 	/* Filled in by the core. */
+	/** @type: a copy of attr.sample_type (perf_sample_id_prepare()) */
 	u64				type;
+	/** @ip: the instruction pointer of the registers sampled (IP) */
 	u64				ip;
+	/** @time: the record's time stamp, from the event's clock (TIME) */
 	u64				time;
+	/**
+	 * @id: the id user space knows the event by, its parent's for an
+	 * inherited copy (ID, IDENTIFIER).
+	 */
 	u64				id;
+	/** @stream_id: the event's own id (STREAM_ID) */
 	u64				stream_id;
+	/**
+	 * @tid_entry: process and thread id of the current task, in the
+	 * event's pid namespace (TID).
+	 */
 	struct perf_sample_tid		tid_entry;
+	/** @cpu_entry: the CPU the sample was taken on (CPU) */
 	struct perf_sample_cpu		cpu_entry;
+	/**
+	 * @regs_user: the task's user registers, for REGS_USER and the stack
+	 * dump of STACK_USER.
+	 */
 	struct perf_regs		regs_user;
+	/** @regs_intr: the registers at the overflow (REGS_INTR) */
 	struct perf_regs		regs_intr;
+	/**
+	 * @stack_user_size: bytes of user stack to dump (STACK_USER): at most
+	 * attr.sample_stack_user, a multiple of 8, and what keeps the record
+	 * within 64 KiB.
+	 */
 	u64				stack_user_size;
+	/** @cgroup: the current task's cgroup id (CGROUP) */
 	u64				cgroup;
+	/**
+	 * @dyn_size: unused: the size of the stack actually dumped is written
+	 * as it is copied (kernel/events/sample.c).
+	 */
 	u16				dyn_size;
 } ____cacheline_aligned;
 
@@ -478,46 +748,84 @@ static inline void perf_sample_data_init(struct perf_sample_data *data,
  * are stable only under @lock, or while @pin_count is raised.
  */
 struct perf_event_context {
+	/** @lock: taken with interrupts off; see Locking above */
 	raw_spinlock_t			lock;
-	struct mutex			mutex;	/* see above */
+	/** @mutex: see Locking above; taken before @lock */
+	struct mutex			mutex;
 
+	/** @event_list: every event in the context, leaders and members */
 	struct list_head		event_list;
+	/** @pinned_groups: the leaders of pinned groups, scheduled in first */
 	struct list_head		pinned_groups;
+	/**
+	 * @flexible_groups: the leaders of the other groups, in the order they
+	 * get counters; multiplexing moves the first to the end.
+	 */
 	struct list_head		flexible_groups;
+	/**
+	 * @nr_events: events on @event_list; a task's context is scheduled in
+	 * only while it has some.
+	 */
 	int				nr_events;
+	/** @nr_active: events on a PMU right now (PERF_EVENT_STATE_ACTIVE) */
 	int				nr_active;
 
-	/*
-	 * The events that want side-band records (kernel/events/records.c),
-	 * a subset of event_list: changed under @lock with the _rcu list
-	 * operations, walked under RCU from any CPU, with no lock.
+	/**
+	 * @sb_list: the events that want side-band records
+	 * (kernel/events/records.c), a subset of @event_list: changed under
+	 * @lock with the _rcu list operations, walked under RCU from any CPU,
+	 * with no lock.
 	 */
 	struct list_head		sb_list;
 
-	/* Scheduled in on a CPU right now. */
+	/**
+	 * @is_active: nonzero while scheduled in on a CPU; changed by that CPU
+	 * under @lock, read without it with READ_ONCE().
+	 */
 	int				is_active;
-	/* The task; NULL for a CPU's context; TASK_TOMBSTONE once exited. */
+	/**
+	 * @task: the task; NULL for a CPU's context; TASK_TOMBSTONE once
+	 * exited.  The context holds a reference on it until then.
+	 */
 	struct task_struct		*task;
+	/** @cpu: the CPU of a CPU's context; -1 for a task's */
 	int				cpu;
 
-	/* The context clock: advances only while scheduled in. */
+	/**
+	 * @time: the context clock: the nanoseconds it has spent scheduled in;
+	 * the events' times add up differences of it.
+	 */
 	u64				time;
+	/** @timestamp: perf_clock() when @time was last brought up to date */
 	u64				timestamp;
 
-	/*
-	 * Swapping, under @lock.  Contexts with the same nonzero @clone_tag
-	 * hold copies of the same events, in the same order and states; any
-	 * change to the events clears it.  While @pin_count is raised the
-	 * context stays with its task (raised under @lock, or by the task
-	 * itself with interrupts off; dropped anywhere).  @nr_stat counts
-	 * the inherit_stat events, @nr_own the events that are not copies.
+	/**
+	 * @clone_tag: nonzero when the context holds copies of the same
+	 * events as the other contexts with this tag, in the same order and
+	 * states; any change to the events clears it.  Changed under @lock.
 	 */
 	u64				clone_tag;
+	/**
+	 * @pin_count: while raised, the context stays with its task (raised
+	 * under @lock, or by the task itself with interrupts off; dropped
+	 * anywhere).
+	 */
 	atomic_t			pin_count;
+	/** @nr_stat: its events with attr.inherit_stat (see ctx_swap()) */
 	int				nr_stat;
+	/** @nr_own: its events that are not copies (see ctx_swap()) */
 	int				nr_own;
 
+	/**
+	 * @refcount: references: its task's, one per event in it, and one for
+	 * each perf_ctx_pin_task() until the caller's perf_put_context(); a
+	 * CPU's context never drops to zero.
+	 */
 	refcount_t			refcount;
+	/**
+	 * @rcu_head: a task's context is freed after a grace period: its task's
+	 * perf_event_ctxp[0] is followed to it under RCU.
+	 */
 	struct rcu_head			rcu_head;
 };
 
