@@ -63,20 +63,20 @@ struct pmu;
 struct task_struct;
 struct vm_area_struct;
 
-/*
- * perf_overflow_handler_t - what a kernel user runs on overflow
+/**
+ * typedef perf_overflow_handler_t - what a kernel user runs on overflow
+ * @event: the event that overflowed; its overflow_handler_context is the
+ *	user's own
+ * @data: the sample, as far as the event's sample_type asks
+ * @regs: the registers at the overflow
  *
- * Called instead of writing a sample to a ring buffer, with the event
- * (its overflow_handler_context is the user's own), the sample, and the
- * registers at the overflow; wherever the overflow is handled, which may
- * be NMI context.  Installed with perf_event_create_kernel_counter():
- * ptrace and the breakpoint users install one.
- *
- * Not a kernel-doc comment: kernel-doc cannot describe the unnamed
- * arguments.
+ * Called instead of writing a sample to a ring buffer, wherever the
+ * overflow is handled, which may be NMI context.  Installed with
+ * perf_event_create_kernel_counter(): ptrace and the breakpoint users
+ * install one.
  */
-typedef void (*perf_overflow_handler_t)(struct perf_event *,
-					struct perf_sample_data *,
+typedef void (*perf_overflow_handler_t)(struct perf_event *event,
+					struct perf_sample_data *data,
 					struct pt_regs *regs);
 
 /**
