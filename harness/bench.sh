@@ -13,8 +13,8 @@
 . "$(dirname "$0")/lib.sh"
 
 case "${BENCH:-full}" in
-full) args= cpus="1 4 8" ;;
-quick) args=quick cpus= ;;
+full) args='' cpus="1 4 8" ;;
+quick) args=quick cpus='' ;;
 *) echo "BENCH must be 'full' or 'quick', not '$BENCH'" >&2; exit 2 ;;
 esac
 out=$BUILD/bench
@@ -118,4 +118,6 @@ printf '%s\n' "$families" | while IFS='|' read -r fam pat title xlabel; do
 	} >"$out/$fam.gp"
 	gnuplot "$out/$fam.gp"
 done
-ls "$out"/*.svg 2>/dev/null | sed 's/^/curves: /'
+for f in "$out"/*.svg; do
+	[ -f "$f" ] && echo "curves: $f"
+done

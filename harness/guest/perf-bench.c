@@ -21,6 +21,8 @@
  *   perf-bench [quick]         everything (quick: fewer rows, shorter)
  *   perf-bench cpus            only the rows that grow with the CPUs
  *   perf-bench open N          only N opens and closes, for a profile
+ *   perf-bench profile         group reads and fork+exit, smallest and
+ *                              largest, in windows for make profile
  *   perf-bench threads N K     N threads yielding K times each; prints
  *                              the ns per yield (what perf stat wraps)
  */
@@ -41,6 +43,8 @@
 
 /* "perf-bench quick": fewer rows and iterations, for the inner loop. */
 static bool quick;
+/* "perf-bench profile": only windows the scaling rows' profile needs. */
+static bool profile;
 
 static unsigned long long now_ns(void)
 {
@@ -242,6 +246,21 @@ static void bench_switch(int nr, bool inherit, long n,
 	close_all(fd, nr);
 }
 
+/*
+ * The start or the end of a measured window: "xchg %bx,%bx" does
+ * nothing, and the instruction profiler of harness/profile.sh takes it
+ * as a mark.  prof_window() names the window just closed and its number
+ * of operations, by which the profile is divided.
+ */
+#define PROF_MARK() __asm__ __volatile__("xchg %%bx, %%bx" : : : "memory")
+
+static void prof_window(const char *name, unsigned long long ops)
+{
+	static int windows;
+
+	printf("prof window %d: %llu ops: %s\n", ++windows, ops, name);
+}
+
 /* read() of a group of @nr software counters, the leader's fd. */
 static void bench_group_read(int nr, long n)
 {
@@ -255,10 +274,16 @@ static void bench_group_read(int nr, long n)
 	snprintf(name, sizeof(name), "read group of %d event%s", nr,
 		 nr > 1 ? "s" : "");
 	t0 = now_ns();
+	if (profile)
+		PROF_MARK();
 	for (k = 0; k < n; k++)
 		if (read(fd[0], buf, len) != (ssize_t)len)
 			exit(1);
+	if (profile)
+		PROF_MARK();
 	report(name, t0, n);
+	if (profile)
+		prof_window(name, n);
 	close_all(fd, nr);
 }
 
@@ -278,6 +303,8 @@ static unsigned long long bench_fork(int nr, long n, unsigned long long base)
 
 	open_sw_set(fd, nr, true, false);
 	t0 = now_ns();
+	if (profile)
+		PROF_MARK();
 	for (k = 0; k < n; k++) {
 		pid = fork();
 		if (!pid)
@@ -285,7 +312,13 @@ static unsigned long long bench_fork(int nr, long n, unsigned long long base)
 		if (pid < 0 || waitpid(pid, NULL, 0) != pid)
 			exit(1);
 	}
+	if (profile)
+		PROF_MARK();
 	per_op = (now_ns() - t0) / n;
+	if (profile) {
+		snprintf(name, sizeof(name), "fork+exit, %d inherited", nr);
+		prof_window(name, n);
+	}
 	if (nr) {
 		snprintf(name, sizeof(name), "fork+exit extra, %d inherited",
 			 nr);
@@ -563,21 +596,6 @@ static void bench_sampling(long n_fault, unsigned long long no_events)
 	close(fd);
 }
 
-/*
- * The start or the end of a measured window: "xchg %bx,%bx" does
- * nothing, and the instruction profiler of harness/profile.sh takes it
- * as a mark.  prof_window() names the window just closed and its number
- * of operations, by which the profile is divided.
- */
-#define PROF_MARK() __asm__ __volatile__("xchg %%bx, %%bx" : : : "memory")
-
-static void prof_window(const char *name, unsigned long long ops)
-{
-	static int windows;
-
-	printf("prof window %d: %llu ops: %s\n", ++windows, ops, name);
-}
-
 /* The count of a mapped event read with rdpmc, as the man page says. */
 static unsigned long long rdpmc_read(struct perf_event_mmap_page *up)
 {
@@ -711,6 +729,19 @@ int main(int argc, char **argv)
 		return run_threads(atoi(argv[2]), atol(argv[3]));
 	if (argc == 2 && !strcmp(argv[1], "cpus")) {
 		bench_cpus(n_open, n_wide, true);
+		return 0;
+	}
+	/*
+	 * Windows for make profile (PROFILE_CMD='perf-bench profile'): the
+	 * smallest and the largest group read and fork+exit.  Only these
+	 * name their windows (the first four lines' marks are theirs).
+	 */
+	if (argc == 2 && !strcmp(argv[1], "profile")) {
+		profile = true;
+		bench_group_read(1, n_read / 10);
+		bench_group_read(64, n_read / 10);
+		bench_fork(0, n_fork / 10, 0);
+		bench_fork(16, n_fork / 10, 0);
 		return 0;
 	}
 	/* A fifth of the work, without the largest sizes. */
