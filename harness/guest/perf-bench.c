@@ -9,10 +9,22 @@
  * overflow a period-1 event into a ring buffer, and samples per second
  * through the buffer; with a hardware PMU, the same for hardware events,
  * the cost of one overflow NMI written to a ring buffer, and a
- * self-monitoring rdpmc read through the control page.  Each line is
- * "name value unit".  Run it on both
- * kernels under QEMU with -icount, where the guest clock follows
+ * self-monitoring rdpmc read through the control page.  And how costs
+ * grow: read() of a group of 1 to 64 counters, fork+exit of a process
+ * carrying 0 to 16 inherited counters, what `perf stat` adds to a
+ * program of 1 to 16 threads, and open+close of a task's counter and
+ * of a `perf record -a` set of one sampling event per CPU on as many
+ * CPUs as the guest has.  Each line is "name value unit".  Run it on
+ * both kernels under QEMU with -icount, where the guest clock follows
  * executed instructions; `make bench` does that and prints the ratios.
+ *
+ *   perf-bench [quick]         everything (quick: fewer rows, shorter)
+ *   perf-bench cpus            only the rows that grow with the CPUs
+ *   perf-bench open N          only N opens and closes, for a profile
+ *   perf-bench profile         group reads and fork+exit, smallest and
+ *                              largest, in windows for make profile
+ *   perf-bench threads N K     N threads yielding K times each; prints
+ *                              the ns per yield (what perf stat wraps)
  */
 #define _GNU_SOURCE
 #include <linux/perf_event.h>
@@ -28,6 +40,11 @@
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
+
+/* "perf-bench quick": fewer rows and iterations, for the inner loop. */
+static bool quick;
+/* "perf-bench profile": only windows the scaling rows' profile needs. */
+static bool profile;
 
 static unsigned long long now_ns(void)
 {
@@ -166,23 +183,19 @@ static void switch_extra(int nr, const char *who, void (*play)(long), long n,
 }
 
 /*
- * What @nr software counters (task-clock, context-switches,
- * cpu-migrations, page-faults, over and over, as perf stat opens them)
- * add to a round trip: the round trip's cost minus @threads_base,
- * @procs_base without counters.  Inherited, between two threads and
- * between a parent and its child, which both carry copies of them; not
- * inherited, between a parent that has them and a child that has none.
+ * Open @nr software counters of this task, inherited or not, into @fd:
+ * task-clock, context-switches, cpu-migrations, page-faults, over and
+ * over, as perf stat opens them.  The first is the group leader of the
+ * others if @group.
  */
-static void bench_switch(int nr, bool inherit, long n,
-			 unsigned long long threads_base,
-			 unsigned long long procs_base)
+static void open_sw_set(int *fd, int nr, bool inherit, bool group)
 {
 	static const unsigned long long sw[] = {
 		PERF_COUNT_SW_TASK_CLOCK, PERF_COUNT_SW_CONTEXT_SWITCHES,
 		PERF_COUNT_SW_CPU_MIGRATIONS, PERF_COUNT_SW_PAGE_FAULTS,
 	};
 	struct perf_event_attr attr;
-	int fd[64], i;
+	int i;
 
 	for (i = 0; i < nr; i++) {
 		memset(&attr, 0, sizeof(attr));
@@ -192,11 +205,37 @@ static void bench_switch(int nr, bool inherit, long n,
 		attr.inherit = inherit;
 		attr.read_format = PERF_FORMAT_TOTAL_TIME_ENABLED |
 				   PERF_FORMAT_TOTAL_TIME_RUNNING;
-		fd[i] = syscall(__NR_perf_event_open, &attr, 0, -1, -1, 0);
+		if (group)
+			attr.read_format |= PERF_FORMAT_GROUP | PERF_FORMAT_ID;
+		fd[i] = syscall(__NR_perf_event_open, &attr, 0, -1,
+				group && i ? fd[0] : -1, 0);
 		if (fd[i] < 0)
 			exit(1);
 	}
+}
 
+static void close_all(int *fd, int nr)
+{
+	int i;
+
+	for (i = 0; i < nr; i++)
+		close(fd[i]);
+}
+
+/*
+ * What @nr software counters (open_sw_set()) add to a round trip: the
+ * round trip's cost minus @threads_base, @procs_base without counters.
+ * Inherited, between two threads and between a parent and its child,
+ * which both carry copies of them; not inherited, between a parent that
+ * has them and a child that has none.
+ */
+static void bench_switch(int nr, bool inherit, long n,
+			 unsigned long long threads_base,
+			 unsigned long long procs_base)
+{
+	int fd[64];
+
+	open_sw_set(fd, nr, inherit, false);
 	if (inherit) {
 		switch_extra(nr, "inherited, threads", ping_pong_threads, n,
 			     threads_base);
@@ -204,9 +243,292 @@ static void bench_switch(int nr, bool inherit, long n,
 	} else {
 		switch_extra(nr, "own, parent only", ping_pong, n, procs_base);
 	}
+	close_all(fd, nr);
+}
 
+/*
+ * The start or the end of a measured window: "xchg %bx,%bx" does
+ * nothing, and the instruction profiler of harness/profile.sh takes it
+ * as a mark.  prof_window() names the window just closed and its number
+ * of operations, by which the profile is divided.
+ */
+#define PROF_MARK() __asm__ __volatile__("xchg %%bx, %%bx" : : : "memory")
+
+static void prof_window(const char *name, unsigned long long ops)
+{
+	static int windows;
+
+	printf("prof window %d: %llu ops: %s\n", ++windows, ops, name);
+}
+
+/* read() of a group of @nr software counters, the leader's fd. */
+static void bench_group_read(int nr, long n)
+{
+	unsigned long long buf[3 + 2 * 64], t0;
+	size_t len = (3 + 2 * nr) * sizeof(buf[0]);
+	char name[64];
+	int fd[64];
+	long k;
+
+	open_sw_set(fd, nr, false, true);
+	snprintf(name, sizeof(name), "read group of %d event%s", nr,
+		 nr > 1 ? "s" : "");
+	t0 = now_ns();
+	if (profile)
+		PROF_MARK();
+	for (k = 0; k < n; k++)
+		if (read(fd[0], buf, len) != (ssize_t)len)
+			exit(1);
+	if (profile)
+		PROF_MARK();
+	report(name, t0, n);
+	if (profile)
+		prof_window(name, n);
+	close_all(fd, nr);
+}
+
+/*
+ * fork() of a child that exits at once, and the wait for it, with @nr
+ * inherited counters (open_sw_set()) that the child gets copies of and
+ * gives its counts back from at exit.  Returns the cost; with counters,
+ * prints what they add to @base.
+ */
+static unsigned long long bench_fork(int nr, long n, unsigned long long base)
+{
+	unsigned long long t0, per_op;
+	char name[64];
+	int fd[64];
+	pid_t pid;
+	long k;
+
+	open_sw_set(fd, nr, true, false);
+	t0 = now_ns();
+	if (profile)
+		PROF_MARK();
+	for (k = 0; k < n; k++) {
+		pid = fork();
+		if (!pid)
+			_exit(0);
+		if (pid < 0 || waitpid(pid, NULL, 0) != pid)
+			exit(1);
+	}
+	if (profile)
+		PROF_MARK();
+	per_op = (now_ns() - t0) / n;
+	if (profile) {
+		snprintf(name, sizeof(name), "fork+exit, %d inherited", nr);
+		prof_window(name, n);
+	}
+	if (nr) {
+		snprintf(name, sizeof(name), "fork+exit extra, %d inherited",
+			 nr);
+		printf("%-36s %10llu ns/op\n", name,
+		       per_op > base ? per_op - base : 0);
+	} else {
+		printf("%-36s %10llu ns/op\n", "fork+exit, no events", per_op);
+	}
+	close_all(fd, nr);
+	return per_op;
+}
+
+/* A user-space loop of @n iterations, a few instructions each. */
+static void __attribute__((noinline)) spin(long n)
+{
+	long i;
+
+	for (i = 0; i < n; i++)
+		__asm__ __volatile__("" : : "r"(i) : "memory");
+}
+
+/* "perf-bench threads": each thread spins and yields the CPU K times. */
+static void *yield_thread(void *arg)
+{
+	long k, n = (long)arg;
+
+	for (k = 0; k < n; k++) {
+		spin(1000);
+		sched_yield();
+	}
+	return NULL;
+}
+
+/* Start @nr threads yielding @n times each; print the ns per yield. */
+static int run_threads(int nr, long n)
+{
+	unsigned long long t0 = now_ns();
+	pthread_t thread[64];
+	int i;
+
+	if (nr < 1 || nr > 64)
+		return 1;
 	for (i = 0; i < nr; i++)
-		close(fd[i]);
+		if (pthread_create(&thread[i], NULL, yield_thread, (void *)n))
+			return 1;
+	for (i = 0; i < nr; i++)
+		pthread_join(thread[i], NULL);
+	printf("%llu\n", (now_ns() - t0) / (nr * n));
+	return 0;
+}
+
+/* The first number @cmd prints, or 0 if it fails. */
+static unsigned long long run_cmd(const char *cmd)
+{
+	unsigned long long v = 0;
+	FILE *f = popen(cmd, "r");
+
+	if (!f)
+		return 0;
+	if (fscanf(f, "%llu", &v) != 1)
+		v = 0;
+	if (pclose(f))
+		v = 0;
+	return v;
+}
+
+/*
+ * A program of @nr threads (run_threads()) alone and under Debian's
+ * perf stat with its default events (software and hardware, inherited
+ * by every thread): the cost per yield of each, and what perf stat adds.
+ * Nothing is printed without perf in the guest.
+ */
+static void bench_perf_stat(int nr, long n)
+{
+	unsigned long long plain, stat;
+	char cmd[128], name[64];
+	const char *s = nr > 1 ? "s" : "";
+
+	if (access("/usr/bin/perf", X_OK))
+		return;
+	snprintf(cmd, sizeof(cmd), "perf-bench threads %d %ld", nr, n);
+	plain = run_cmd(cmd);
+	snprintf(cmd, sizeof(cmd),
+		 "perf stat -o /dev/null perf-bench threads %d %ld", nr, n);
+	stat = run_cmd(cmd);
+	if (!plain || !stat)
+		exit(1);
+	snprintf(name, sizeof(name), "%d thread%s, no perf stat", nr, s);
+	printf("%-36s %10llu ns/op\n", name, plain);
+	snprintf(name, sizeof(name), "perf stat extra, %d thread%s", nr, s);
+	printf("%-36s %10llu ns/op\n", name, stat > plain ? stat - plain : 0);
+}
+
+/*
+ * The events perf record -a opens, one per CPU: sampling cycles
+ * (cpu-clock without a PMU) at 4000 Hz, each with a ring buffer of 8
+ * pages; @nr of them opened and mapped, enabled, disabled, unmapped and
+ * closed, @n times.  Returns the ns per set.
+ */
+static unsigned long long system_wide(int nr, long n)
+{
+	size_t len = 9 * sysconf(_SC_PAGESIZE);
+	struct perf_event_attr attr;
+	unsigned long long t0;
+	void *map[64];
+	int fd[64], c;
+	long k;
+
+	memset(&attr, 0, sizeof(attr));
+	attr.size = sizeof(attr);
+	attr.type = PERF_TYPE_HARDWARE;
+	attr.config = PERF_COUNT_HW_CPU_CYCLES;
+	attr.freq = 1;
+	attr.sample_freq = 4000;
+	attr.sample_type = PERF_SAMPLE_IP | PERF_SAMPLE_TID |
+			   PERF_SAMPLE_TIME | PERF_SAMPLE_CPU |
+			   PERF_SAMPLE_PERIOD;
+	attr.disabled = 1;
+	attr.mmap = 1;
+	attr.comm = 1;
+	attr.task = 1;
+	fd[0] = syscall(__NR_perf_event_open, &attr, -1, 0, -1, 0);
+	if (fd[0] < 0) {
+		attr.type = PERF_TYPE_SOFTWARE;
+		attr.config = PERF_COUNT_SW_CPU_CLOCK;
+	} else {
+		close(fd[0]);
+	}
+	t0 = now_ns();
+	for (k = 0; k < n; k++) {
+		for (c = 0; c < nr; c++) {
+			fd[c] = syscall(__NR_perf_event_open, &attr, -1, c,
+					-1, 0);
+			if (fd[c] < 0)
+				exit(1);
+			map[c] = mmap(NULL, len, PROT_READ | PROT_WRITE,
+				      MAP_SHARED, fd[c], 0);
+			if (map[c] == MAP_FAILED)
+				exit(1);
+		}
+		for (c = 0; c < nr; c++)
+			ioctl(fd[c], PERF_EVENT_IOC_ENABLE, 0);
+		for (c = 0; c < nr; c++)
+			ioctl(fd[c], PERF_EVENT_IOC_DISABLE, 0);
+		for (c = 0; c < nr; c++) {
+			munmap(map[c], len);
+			close(fd[c]);
+		}
+	}
+	return (now_ns() - t0) / n;
+}
+
+static bool write_file(const char *path, const char *text)
+{
+	FILE *f = fopen(path, "w");
+	bool ok;
+
+	if (!f)
+		return false;
+	ok = fputs(text, f) >= 0;
+	return !fclose(f) && ok;
+}
+
+/* @n opens and closes of a task-clock counter; the ns per pair. */
+static unsigned long long open_close(long n)
+{
+	unsigned long long t0 = now_ns();
+	long k;
+
+	for (k = 0; k < n; k++)
+		close(open_sw(PERF_COUNT_SW_TASK_CLOCK));
+	return (now_ns() - t0) / n;
+}
+
+/*
+ * What may grow with the CPUs: open+close of a task's counter, and a
+ * perf record -a set of events (system_wide()), on every CPU the guest
+ * has.  Under -icount (@per_cpu false: one vCPU) once each; on a guest
+ * of several vCPUs, which run on the host's clock, the best of five,
+ * with the number of vCPUs in the names.
+ */
+static void bench_cpus(long n_open, long n_wide, bool per_cpu)
+{
+	int nr = sysconf(_SC_NPROCESSORS_ONLN), i, reps = per_cpu ? 5 : 1;
+	unsigned long long open_ns = ~0ULL, wide_ns = ~0ULL, ns;
+	char suffix[32] = "", name[64];
+
+	if (nr > 64)
+		nr = 64;
+	/*
+	 * On the host's clock an overflow NMI takes long enough for the
+	 * kernel to lower the highest sample rate below 4000 Hz, and then
+	 * to refuse the events: keep it where it is.
+	 */
+	if (per_cpu && !write_file("/proc/sys/kernel/perf_cpu_time_max_percent",
+				   "0"))
+		exit(1);
+	if (per_cpu)
+		snprintf(suffix, sizeof(suffix), ", %d vCPU%s", nr,
+			 nr > 1 ? "s" : "");
+	for (i = 0; i < reps; i++) {
+		ns = open_close(n_open);
+		open_ns = ns < open_ns ? ns : open_ns;
+		ns = system_wide(nr, n_wide);
+		wide_ns = ns < wide_ns ? ns : wide_ns;
+	}
+	snprintf(name, sizeof(name), "open+close task-clock%s", suffix);
+	printf("%-36s %10llu ns/op\n", name, open_ns);
+	snprintf(name, sizeof(name), "system-wide open+close%s", suffix);
+	printf("%-36s %10llu ns/op\n", name, wide_ns);
 }
 
 static void touch(long pages)
@@ -272,30 +594,6 @@ static void bench_sampling(long n_fault, unsigned long long no_events)
 	       per_fault ? 1000000000ULL / per_fault : 0);
 	munmap(map, len);
 	close(fd);
-}
-
-/* A user-space loop of @n iterations, a few instructions each. */
-static void __attribute__((noinline)) spin(long n)
-{
-	long i;
-
-	for (i = 0; i < n; i++)
-		__asm__ __volatile__("" : : "r"(i) : "memory");
-}
-
-/*
- * The start or the end of a measured window: "xchg %bx,%bx" does
- * nothing, and the instruction profiler of harness/profile.sh takes it
- * as a mark.  prof_window() names the window just closed and its number
- * of operations, by which the profile is divided.
- */
-#define PROF_MARK() __asm__ __volatile__("xchg %%bx, %%bx" : : : "memory")
-
-static void prof_window(const char *name, unsigned long long ops)
-{
-	static int windows;
-
-	printf("prof window %d: %llu ops: %s\n", ++windows, ops, name);
 }
 
 /* The count of a mapped event read with rdpmc, as the man page says. */
@@ -409,11 +707,14 @@ static void bench_hardware(long n_open, long n_read, long n_switch)
 int main(int argc, char **argv)
 {
 	unsigned long long t0, buf[3];
-	const long n_open = 2000, n_read = 20000, n_switch = 5000;
-	const long n_fault = 20000;
+	long n_open = 2000, n_read = 20000, n_switch = 5000;
+	long n_fault = 20000, n_fork = 1000, n_wide = 200;
 	static const int nr_switch[] = { 1, 4, 16, 64 };
-	unsigned long long threads_base, procs_base;
-	int fd[3], i;
+	static const int nr_group[] = { 1, 8, 32, 64 };
+	static const int nr_fork[] = { 1, 4, 16 };
+	static const int nr_threads[] = { 1, 4, 16 };
+	unsigned long long threads_base, procs_base, fork_base;
+	int fd[3], i, upto;
 	long k;
 
 	pin(0);
@@ -424,11 +725,38 @@ int main(int argc, char **argv)
 			close(open_sw(PERF_COUNT_SW_TASK_CLOCK));
 		return 0;
 	}
+	if (argc == 4 && !strcmp(argv[1], "threads"))
+		return run_threads(atoi(argv[2]), atol(argv[3]));
+	if (argc == 2 && !strcmp(argv[1], "cpus")) {
+		bench_cpus(n_open, n_wide, true);
+		return 0;
+	}
+	/*
+	 * Windows for make profile (PROFILE_CMD='perf-bench profile'): the
+	 * smallest and the largest group read and fork+exit.  Only these
+	 * name their windows (the first four lines' marks are theirs).
+	 */
+	if (argc == 2 && !strcmp(argv[1], "profile")) {
+		profile = true;
+		bench_group_read(1, n_read / 10);
+		bench_group_read(64, n_read / 10);
+		bench_fork(0, n_fork / 10, 0);
+		bench_fork(16, n_fork / 10, 0);
+		return 0;
+	}
+	/* A fifth of the work, without the largest sizes. */
+	quick = argc == 2 && !strcmp(argv[1], "quick");
+	if (quick) {
+		n_open /= 5;
+		n_read /= 5;
+		n_switch /= 5;
+		n_fault /= 5;
+		n_fork /= 5;
+		n_wide /= 5;
+	}
+	upto = quick ? 3 : 4;
 
-	t0 = now_ns();
-	for (k = 0; k < n_open; k++)
-		close(open_sw(PERF_COUNT_SW_TASK_CLOCK));
-	report("open+close task-clock", t0, n_open);
+	bench_cpus(n_open, n_wide, false);
 
 	fd[0] = open_sw(PERF_COUNT_SW_TASK_CLOCK);
 	t0 = now_ns();
@@ -437,6 +765,8 @@ int main(int argc, char **argv)
 			return 1;
 	report("read task-clock", t0, n_read);
 	close(fd[0]);
+	for (i = 0; i < upto; i++)
+		bench_group_read(nr_group[i], n_read);
 
 	t0 = now_ns();
 	ping_pong(n_switch);
@@ -445,12 +775,18 @@ int main(int argc, char **argv)
 	ping_pong_threads(n_switch);
 	threads_base = report("pipe round trip threads, no events", t0,
 			      n_switch);
-	for (i = 0; i < 4; i++)
+	for (i = 0; i < upto; i++)
 		bench_switch(nr_switch[i], true, n_switch, threads_base,
 			     procs_base);
-	for (i = 0; i < 4; i++)
+	for (i = 0; i < upto; i++)
 		bench_switch(nr_switch[i], false, n_switch, threads_base,
 			     procs_base);
+
+	fork_base = bench_fork(0, n_fork, 0);
+	for (i = 0; i < 3; i++)
+		bench_fork(nr_fork[i], n_fork, fork_base);
+	for (i = quick ? 2 : 0; i < 3; i++)
+		bench_perf_stat(nr_threads[i], 2000 / nr_threads[i]);
 
 	fd[0] = open_sw(PERF_COUNT_SW_TASK_CLOCK);
 	fd[1] = open_sw(PERF_COUNT_SW_CONTEXT_SWITCHES);
