@@ -1,6 +1,6 @@
 # The perf_event subsystem for Linux 6.1 on x86-64: build, boot and test.
 #
-#   make run [CMD='...'] [KERNEL=ours|upstream] [PMU=intel|amd|none]
+#   make run [CMD='...'] [KERNEL=ours|upstream] [PMU=intel|skylake|amd|none]
 #                                                 boot, run CMD or the demo
 #   make check [KERNEL=ours|upstream] [PMU=...]   boot, run KUnit + kselftests
 #   make qemu                                     QEMU with the emulated PMU

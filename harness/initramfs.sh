@@ -14,7 +14,7 @@ mkdir -p "$root"/{bin,sbin,dev,proc,sys,tmp,root,etc,tests}
 cp /bin/busybox "$root/bin/busybox"
 cp "$ROOT/harness/guest/init" "$root/init"
 chmod +x "$root/init"
-for prog in perf-demo perf-bench perf-abi-diff; do
+for prog in perf-demo perf-bench perf-abi-diff perf-hw-map; do
 	gcc -static -O2 -Wall -isystem "$out/hdr/include" \
 		-o "$root/bin/$prog" "$ROOT/harness/guest/$prog.c"
 done

@@ -39,19 +39,22 @@ qemu_configure() {
 		{ tail -20 "$obj/configure.log" >&2; exit 1; }
 }
 
-# The emulated PMU flavours (PMU=intel|amd|none): QEMU's -cpu option for
+# The emulated PMU flavours (PMU=intel|skylake|amd|none): QEMU's -cpu option for
 # each, in this one place.
 #   intel  Intel architectural perfmon v4 (4 general + 3 fixed counters),
 #          on a family 6 model 48 that Linux 6.1 runs as a generic
 #          architectural PMU
+#   skylake  the same counters on a Skylake client (family 6 model 0x5e),
+#          a model 6.1 has tables for
 #   amd    AMD core counters (6) with PerfMonV2, on QEMU's max model
 #   none   no PMU, as on Debian's QEMU
 pmu_cpu() {
 	case "$1" in
 	intel) echo "max,vendor=GenuineIntel,family=6,model=48,stepping=1,pmu=on" ;;
+	skylake) echo "max,vendor=GenuineIntel,family=6,model=94,stepping=3,pmu=on" ;;
 	amd) echo "max,vendor=AuthenticAMD,xlevel=0x80000022,pmu=on" ;;
 	none) echo "max,pmu=off" ;;
-	*) echo "PMU must be 'intel', 'amd' or 'none', not '$1'" >&2; exit 2 ;;
+	*) echo "PMU must be 'intel', 'skylake', 'amd' or 'none', not '$1'" >&2; exit 2 ;;
 	esac
 }
 

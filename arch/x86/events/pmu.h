@@ -52,6 +52,8 @@ typedef u64 x86_cache_map_t[PERF_COUNT_HW_CACHE_MAX]
  * @event_map: event code of each PERF_COUNT_HW_*; 0 for none
  * @cache_map: event code of each cache event; 0 for none, or NULL
  * @format: the format/ attributes
+ * @extra_format: format/ files beyond @format, or NULL
+ * @extra_events: events/ files beyond the generic ones, or NULL
  * @extra_attrs: more attributes in the PMU's directory, or NULL
  * @hw_config: check a new event and fill in hw.config: 0 or -errno
  * @counters_for: the counters an event with this config may use
@@ -80,6 +82,8 @@ struct x86_pmu {
 	const u64		*event_map;
 	const x86_cache_map_t	*cache_map;
 	struct attribute	**format;
+	struct attribute	**extra_format;
+	struct attribute	**extra_events;
 	struct attribute	**extra_attrs;
 
 	int	(*hw_config)(struct perf_event *event);
@@ -149,22 +153,35 @@ int x86_hw_config(struct perf_event *event);
 int x86_pmu_register(void);
 
 /**
- * struct x86_format_attr - a format/ file
+ * struct x86_str_attr - a file of the PMU's directory that shows a string
  * @attr: the file
- * @bits: the config bits of the field, "config:0-7"
+ * @str: what it shows, without the newline
  */
-struct x86_format_attr {
+struct x86_str_attr {
 	struct device_attribute	attr;
-	const char		*bits;
+	const char		*str;
 };
 
-ssize_t x86_format_show(struct device *dev, struct device_attribute *attr,
-			char *page);
+ssize_t x86_str_show(struct device *dev, struct device_attribute *attr,
+		     char *page);
 
-#define X86_FORMAT_ATTR(_var, _name, _bits)				\
-	static struct x86_format_attr _var = {				\
-		.attr = __ATTR(_name, 0444, x86_format_show, NULL),	\
-		.bits = _bits,						\
+#define X86_STR_ATTR(_var, _name, _str)					\
+	static struct x86_str_attr _var = {				\
+		.attr = __ATTR(_name, 0444, x86_str_show, NULL),	\
+		.str = _str,						\
+	}
+
+/* A format/ file: the config bits of a field, "config:0-7". */
+#define X86_FORMAT_ATTR(_var, _name, _bits)	X86_STR_ATTR(_var, _name, _bits)
+
+/* An events/ file beyond the generic ones, named by a string. */
+#define X86_EVENT_STR_ATTR(_var, _name, _terms)				\
+	static struct x86_str_attr _var = {				\
+		.attr = {						\
+			.attr = { .name = _name, .mode = 0444 },	\
+			.show = x86_str_show,				\
+		},							\
+		.str = _terms,						\
 	}
 
 void x86_pmu_nmi_init(void);

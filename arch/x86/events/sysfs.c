@@ -2,8 +2,10 @@
 /*
  * /sys/bus/event_source/devices/cpu/: what perf reads to learn the PMU.
  *
- *   format/	how a raw config is built (the vendor's list)
- *   events/	the generic hardware events this CPU has, as raw configs
+ *   format/	how a raw config is built (the vendor's list, and the
+ *		model's additions)
+ *   events/	the generic hardware events this CPU has, as raw configs,
+ *		and the model's own events
  *   caps/	max_precise, pmu_name (Intel), and, our extension (6.1 has
  *		no way to ask), gp_counters and fixed_counters: how many
  *		general and fixed counters the PMU has
@@ -11,6 +13,7 @@
  */
 #include <linux/device.h>
 #include <linux/kernel.h>
+#include <linux/slab.h>
 #include <linux/sysfs.h>
 
 #include "pmu.h"
@@ -87,18 +90,21 @@ static struct attribute *x86_event_attrs[] = {
 	NULL,
 };
 
-/* Only the events the CPU has. */
+/* The generic events the CPU has, and every event of the model's. */
 static umode_t x86_event_visible(struct kobject *kobj, struct attribute *attr,
 				 int i)
 {
-	struct x86_event_attr *ea = container_of(attr, struct x86_event_attr,
-						 attr.attr);
-	u64 code = x86_pmu.event_map[ea->id];
+	struct x86_event_attr *ea;
+	u64 code;
 
+	if (i >= ARRAY_SIZE(x86_event_attrs) - 1)
+		return attr->mode;
+	ea = container_of(attr, struct x86_event_attr, attr.attr);
+	code = x86_pmu.event_map[ea->id];
 	return code && code != X86_EVENT_INVALID ? attr->mode : 0;
 }
 
-static const struct attribute_group x86_events_group = {
+static struct attribute_group x86_events_group = {
 	.name		= "events",
 	.attrs		= x86_event_attrs,
 	.is_visible	= x86_event_visible,
@@ -174,14 +180,40 @@ static const struct attribute_group *x86_attr_groups[] = {
 	NULL,
 };
 
+/* NULL-terminated @a, then @b (or NULL): @a itself if @b is empty. */
+static struct attribute ** __init x86_attrs_join(struct attribute **a,
+						 struct attribute **b)
+{
+	size_t na = 0, nb = 0;
+	struct attribute **all;
+
+	while (b && b[nb])
+		nb++;
+	if (!nb)
+		return a;
+	while (a[na])
+		na++;
+	all = kcalloc(na + nb + 1, sizeof(*all), GFP_KERNEL);
+	if (all) {
+		memcpy(all, a, na * sizeof(*all));
+		memcpy(all + na, b, nb * sizeof(*all));
+	}
+	return all;
+}
+
 /**
  * x86_pmu_sysfs_init - the cpu PMU's attribute groups, from x86_pmu
  *
- * Return: 0.
+ * Return: 0 or -ENOMEM.
  */
 int __init x86_pmu_sysfs_init(void)
 {
-	x86_format_group.attrs = x86_pmu.format;
+	x86_events_group.attrs = x86_attrs_join(x86_event_attrs,
+						x86_pmu.extra_events);
+	x86_format_group.attrs = x86_attrs_join(x86_pmu.format,
+						x86_pmu.extra_format);
+	if (!x86_events_group.attrs || !x86_format_group.attrs)
+		return -ENOMEM;
 	if (x86_pmu.extra_attrs) {
 		x86_extra_group.attrs = x86_pmu.extra_attrs;
 		x86_attr_groups[ARRAY_SIZE(x86_attr_groups) - 2] =
@@ -192,16 +224,17 @@ int __init x86_pmu_sysfs_init(void)
 }
 
 /**
- * x86_format_show - a format/ file: the config bits of one field
+ * x86_str_show - a file that shows a fixed string: a format/ file (the
+ *	config bits of one field), or an events/ file of the model's
  * @dev: the PMU's device
- * @attr: a struct x86_format_attr
+ * @attr: a struct x86_str_attr
  * @page: the output
  *
  * Return: the length written.
  */
-ssize_t x86_format_show(struct device *dev, struct device_attribute *attr,
-			char *page)
+ssize_t x86_str_show(struct device *dev, struct device_attribute *attr,
+		     char *page)
 {
 	return sysfs_emit(page, "%s\n",
-			  container_of(attr, struct x86_format_attr, attr)->bits);
+			  container_of(attr, struct x86_str_attr, attr)->str);
 }

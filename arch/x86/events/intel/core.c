@@ -13,17 +13,22 @@
  * says so, counters are written full width through IA32_A_PMCx; legacy
  * writes set only 32 bits (sign-extended), which limits the period.
  *
- * No model has a table here yet: every model runs as the generic
- * architectural PMU, with the architectural events only.
+ * What a model adds (its name, generic and cache events, counter
+ * constraints, sysfs files) is data, a struct intel_model (model.h),
+ * matched by family and model in intel_models[]; a model without one
+ * runs as the generic architectural PMU, with the architectural events
+ * only.
  */
 #include <linux/cpu.h>
 #include <linux/cpufeature.h>
 #include <linux/device.h>
 #include <linux/init.h>
 #include <linux/perf_event.h>
+#include <asm/cpu_device_id.h>
+#include <asm/intel-family.h>
 #include <asm/msr.h>
 
-#include "../pmu.h"
+#include "model.h"
 
 /* IA32_PERF_CAPABILITIES: counters may be written full width. */
 #define INTEL_CAP_FULL_WIDTH	BIT_ULL(13)
@@ -52,10 +57,7 @@
 static const u64 intel_fixed_events[] = { 0x00c0, 0x003c, INTEL_REF_CYCLES };
 
 /* The architectural events, by their bit in CPUID 0xA EBX. */
-static const struct {
-	u8	id;
-	u16	code;
-} intel_arch_events[] = {
+static const struct intel_event_code intel_arch_events[] = {
 	{ PERF_COUNT_HW_CPU_CYCLES,		0x003c },
 	{ PERF_COUNT_HW_INSTRUCTIONS,		0x00c0 },
 	{ PERF_COUNT_HW_BUS_CYCLES,		0x013c },
@@ -66,6 +68,24 @@ static const struct {
 };
 
 static u64 intel_event_map[PERF_COUNT_HW_MAX];
+
+/* The models with a table, by family and model. */
+static const struct x86_cpu_id intel_models[] __initconst = {
+	X86_MATCH_INTEL_FAM6_MODEL(SKYLAKE_L,	&intel_skylake),
+	X86_MATCH_INTEL_FAM6_MODEL(SKYLAKE,	&intel_skylake),
+	X86_MATCH_INTEL_FAM6_MODEL(SKYLAKE_X,	&intel_skylake),
+	X86_MATCH_INTEL_FAM6_MODEL(KABYLAKE_L,	&intel_skylake),
+	X86_MATCH_INTEL_FAM6_MODEL(KABYLAKE,	&intel_skylake),
+	X86_MATCH_INTEL_FAM6_MODEL(COMETLAKE_L,	&intel_skylake),
+	X86_MATCH_INTEL_FAM6_MODEL(COMETLAKE,	&intel_skylake),
+	{}
+};
+
+/* This CPU's model table, or NULL for the generic architectural PMU. */
+static const struct intel_model *intel_model __ro_after_init;
+
+/* Which of the model's extra MSRs the CPU really has. */
+static unsigned long intel_extra_present __ro_after_init;
 
 /* This CPU's IA32_FIXED_CTR_CTRL, so it is never read back. */
 static DEFINE_PER_CPU(u64, intel_fixed_ctrl);
@@ -178,11 +198,27 @@ static u32 intel_rdpmc_index(int idx)
 	return idx;
 }
 
+/* The general counters the model lets an event with this config use. */
+static u64 intel_model_counters(u64 config)
+{
+	const struct intel_constraint *c;
+	unsigned int i;
+
+	if (!intel_model)
+		return x86_pmu.gp;
+	for (i = 0; i < intel_model->n_constraints; i++) {
+		c = &intel_model->constraints[i];
+		if ((config & c->match) == c->code)
+			return x86_pmu.gp & c->counters;
+	}
+	return x86_pmu.gp;
+}
+
 static u64 intel_counters_for(u64 config)
 {
 	u64 code = config & (ARCH_PERFMON_EVENTSEL_EVENT |
 			     ARCH_PERFMON_EVENTSEL_UMASK);
-	u64 counters = x86_pmu.gp;
+	u64 counters = intel_model_counters(config);
 	int n;
 
 	for (n = 0; n < ARRAY_SIZE(intel_fixed_events); n++) {
@@ -198,12 +234,40 @@ static u64 intel_counters_for(u64 config)
 	return counters;
 }
 
+/*
+ * An event that needs a register besides its event select: refused
+ * with ENXIO, as 6.1 does, where the CPU does not have the register;
+ * where it has, refused too, as this driver does not program it yet.
+ */
+static int intel_check_extra_msr(u64 config)
+{
+	const struct intel_extra_msr *x;
+	unsigned int i;
+
+	if (!intel_model)
+		return 0;
+	for (i = 0; i < intel_model->n_extra_msrs; i++) {
+		x = &intel_model->extra_msrs[i];
+		if ((config & INTEL_MATCH_UMASK) != x->code)
+			continue;
+		if (!test_bit(i, &intel_extra_present))
+			return x86_refuse(-ENXIO, "config: the event's extra MSR is not there",
+					  x->msr);
+		return x86_refuse(-EOPNOTSUPP, "config: events with an extra MSR are not supported",
+				  x->msr);
+	}
+	return 0;
+}
+
 static int intel_hw_config(struct perf_event *event)
 {
 	struct perf_event_attr *attr = &event->attr;
 	int ret;
 
 	ret = x86_hw_config(event);
+	if (ret)
+		return ret;
+	ret = intel_check_extra_msr(event->hw.config);
 	if (ret)
 		return ret;
 	/* No last-branch records here. */
@@ -326,6 +390,44 @@ broken:
 	return -ENODEV;
 }
 
+/*
+ * Whether the register is there: a hypervisor may leave it out, and
+ * fault on it or drop writes.  Bit 0 is a field of every extra MSR.
+ */
+static bool __init intel_msr_holds(u32 msr)
+{
+	u64 val, back;
+
+	if (rdmsrl_safe(msr, &val) || wrmsrl_safe(msr, val ^ 1))
+		return false;
+	if (rdmsrl_safe(msr, &back))
+		back = ~(val ^ 1);
+	wrmsrl_safe(msr, val);
+	return back == (val ^ 1);
+}
+
+/* What this CPU's model table, if it has one, adds to x86_pmu. */
+static void __init intel_model_init(void)
+{
+	const struct x86_cpu_id *id = x86_match_cpu(intel_models);
+	unsigned int i;
+
+	if (!id)
+		return;
+	intel_model = (const struct intel_model *)id->driver_data;
+	x86_pmu.name = intel_model->name;
+	x86_pmu.pmu_name = intel_model->pmu_name;
+	x86_pmu.cache_map = intel_model->cache_map;
+	x86_pmu.extra_format = intel_model->format_attrs;
+	x86_pmu.extra_events = intel_model->event_attrs;
+	for (i = 0; i < intel_model->n_events; i++)
+		intel_event_map[intel_model->events[i].id] =
+			intel_model->events[i].code;
+	for (i = 0; i < intel_model->n_extra_msrs; i++)
+		if (intel_msr_holds(intel_model->extra_msrs[i].msr))
+			__set_bit(i, &intel_extra_present);
+}
+
 /**
  * intel_pmu_probe - fill in x86_pmu from CPUID leaf 0xA
  *
@@ -410,6 +512,7 @@ int __init intel_pmu_probe(void)
 			intel_arch_events[i].code;
 	}
 	intel_event_map[PERF_COUNT_HW_REF_CPU_CYCLES] = INTEL_REF_CYCLES;
+	intel_model_init();
 
 	if (intel_check_hardware())
 		return -EIO;

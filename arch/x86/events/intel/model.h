@@ -1,0 +1,87 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * What an Intel model knows beyond architectural perfmon, as data: one
+ * struct intel_model per family of models that share a core PMU (a
+ * file each, named after the family), matched by family and model in
+ * intel/core.c.  A model without one runs as the generic architectural
+ * PMU.
+ */
+#ifndef _ARCH_X86_EVENTS_INTEL_MODEL_H
+#define _ARCH_X86_EVENTS_INTEL_MODEL_H
+
+#include <linux/types.h>
+
+#include "../pmu.h"
+
+/**
+ * struct intel_event_code - the event select of a generic hardware event
+ * @id: its PERF_COUNT_HW_* number
+ * @code: event, umask and the edge/inv/cmask qualifiers, as in the
+ *	event select register; X86_EVENT_INVALID to refuse it with EINVAL
+ */
+struct intel_event_code {
+	u8	id;
+	u64	code;
+};
+
+/**
+ * struct intel_constraint - an event only some general counters count
+ * @code: the event select bits that name the event
+ * @match: the bits of an event's config compared with @code
+ * @counters: the general counters it may use (bit 0: IA32_PMC0)
+ */
+struct intel_constraint {
+	u32	code;
+	u32	match;
+	u8	counters;
+};
+
+/**
+ * struct intel_extra_msr - an event that needs a register besides its
+ *	event select (attr.config1 goes there)
+ * @code: its event select and unit mask
+ * @msr: the register
+ */
+struct intel_extra_msr {
+	u16	code;
+	u32	msr;
+};
+
+/* Match on the event select byte alone, or on it and the unit mask. */
+#define INTEL_MATCH_EVENT	ARCH_PERFMON_EVENTSEL_EVENT
+#define INTEL_MATCH_UMASK	(ARCH_PERFMON_EVENTSEL_EVENT |		\
+				 ARCH_PERFMON_EVENTSEL_UMASK)
+
+/**
+ * struct intel_model - a family of models that share a core PMU
+ * @name: for the boot message ("Skylake events")
+ * @pmu_name: caps/pmu_name
+ * @events: generic events that differ from the architectural ones
+ * @n_events: how many there are
+ * @cache_map: the PERF_TYPE_HW_CACHE events
+ * @constraints: events that only some general counters count
+ * @n_constraints: how many there are
+ * @extra_msrs: events that need another register
+ * @n_extra_msrs: how many there are
+ * @format_attrs: format/ files beyond the architectural ones,
+ *	NULL-terminated, or NULL
+ * @event_attrs: events/ files beyond the generic ones, NULL-terminated,
+ *	or NULL
+ */
+struct intel_model {
+	const char			*name;
+	const char			*pmu_name;
+	const struct intel_event_code	*events;
+	unsigned int			n_events;
+	const x86_cache_map_t		*cache_map;
+	const struct intel_constraint	*constraints;
+	unsigned int			n_constraints;
+	const struct intel_extra_msr	*extra_msrs;
+	unsigned int			n_extra_msrs;
+	struct attribute		**format_attrs;
+	struct attribute		**event_attrs;
+};
+
+extern const struct intel_model intel_skylake;
+
+#endif /* _ARCH_X86_EVENTS_INTEL_MODEL_H */

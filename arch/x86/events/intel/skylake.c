@@ -1,0 +1,148 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The Skylake core PMU: Skylake client and server, Kaby Lake, Coffee
+ * Lake and Comet Lake (the models intel/core.c matches to it).
+ *
+ * Event codes from Intel's event list for 6th generation Core
+ * processors (event select and unit mask; the name is Intel's), checked
+ * against what Linux 6.1 programs for the same generic events on the
+ * emulated Skylake of the harness (PMU=skylake).  The generic hardware
+ * events are the architectural ones.
+ *
+ * Four events need a register besides the event select (the
+ * offcore-response, front-end and load-latency MSRs), which this driver
+ * does not program yet: they and the cache events built on them (LL and
+ * NODE, which count offcore responses) are refused.
+ */
+#include <linux/perf_event.h>
+#include <asm/msr-index.h>
+
+#include "model.h"
+
+#define C(x)	PERF_COUNT_HW_CACHE_##x
+#define NONE	X86_EVENT_INVALID
+
+/* OFFCORE_RESPONSE: what it counts is in MSR_OFFCORE_RSP_0. */
+#define SKL_OFFCORE_RESPONSE	0x01b7
+
+/*
+ * [cache][operation][access, miss]: 0 is an event the CPU does not
+ * count (ENOENT), NONE one that cannot exist (EINVAL).
+ */
+static const x86_cache_map_t skl_cache_map = {
+	[C(L1D)] = {
+		/* MEM_INST_RETIRED.ALL_LOADS, L1D.REPLACEMENT */
+		[C(OP_READ)]		= { 0x81d0, 0x0151 },
+		/* MEM_INST_RETIRED.ALL_STORES */
+		[C(OP_WRITE)]		= { 0x82d0, 0 },
+	},
+	[C(L1I)] = {
+		/* ICACHE_64B.IFTAG_MISS */
+		[C(OP_READ)]		= { 0, 0x0283 },
+		[C(OP_WRITE)]		= { NONE, NONE },
+	},
+	[C(LL)] = {
+		[C(OP_READ)]		= { SKL_OFFCORE_RESPONSE,
+					    SKL_OFFCORE_RESPONSE },
+		[C(OP_WRITE)]		= { SKL_OFFCORE_RESPONSE,
+					    SKL_OFFCORE_RESPONSE },
+	},
+	[C(DTLB)] = {
+		/* all loads, DTLB_LOAD_MISSES.WALK_COMPLETED */
+		[C(OP_READ)]		= { 0x81d0, 0x0e08 },
+		/* all stores, DTLB_STORE_MISSES.WALK_COMPLETED */
+		[C(OP_WRITE)]		= { 0x82d0, 0x0e49 },
+	},
+	[C(ITLB)] = {
+		/* ITLB_MISSES.STLB_HIT, ITLB_MISSES.WALK_COMPLETED */
+		[C(OP_READ)]		= { 0x2085, 0x0e85 },
+		[C(OP_WRITE)]		= { NONE, NONE },
+		[C(OP_PREFETCH)]	= { NONE, NONE },
+	},
+	[C(BPU)] = {
+		/* BR_INST_RETIRED.ALL_BRANCHES, BR_MISP_RETIRED.ALL_BRANCHES */
+		[C(OP_READ)]		= { 0x00c4, 0x00c5 },
+		[C(OP_WRITE)]		= { NONE, NONE },
+		[C(OP_PREFETCH)]	= { NONE, NONE },
+	},
+	[C(NODE)] = {
+		[C(OP_READ)]		= { SKL_OFFCORE_RESPONSE,
+					    SKL_OFFCORE_RESPONSE },
+		[C(OP_WRITE)]		= { SKL_OFFCORE_RESPONSE,
+					    SKL_OFFCORE_RESPONSE },
+	},
+};
+
+#undef NONE
+#undef C
+
+/* INST_RETIRED.PREC_DIST counts on IA32_PMC1 only. */
+static const struct intel_constraint skl_constraints[] = {
+	{ 0x01c0, INTEL_MATCH_UMASK, BIT(1) },
+};
+
+/*
+ * OFFCORE_RESPONSE_0 and _1, FRONTEND_RETIRED and
+ * MEM_TRANS_RETIRED.LOAD_LATENCY.
+ */
+static const struct intel_extra_msr skl_extra_msrs[] = {
+	{ SKL_OFFCORE_RESPONSE,	MSR_OFFCORE_RSP_0 },
+	{ 0x01bb,		MSR_OFFCORE_RSP_1 },
+	{ 0x01c6,		MSR_PEBS_FRONTEND },
+	{ 0x01cd,		MSR_PEBS_LD_LAT_THRESHOLD },
+};
+
+X86_FORMAT_ATTR(skl_offcore_rsp, offcore_rsp, "config1:0-63");
+X86_FORMAT_ATTR(skl_ldlat, ldlat, "config1:0-15");
+X86_FORMAT_ATTR(skl_frontend, frontend, "config1:0-23");
+
+static struct attribute *skl_format_attrs[] = {
+	&skl_offcore_rsp.attr.attr,
+	&skl_ldlat.attr.attr,
+	&skl_frontend.attr.attr,
+	NULL,
+};
+
+/*
+ * The top-down method's events (Intel's optimization manual): four
+ * issue slots per core cycle; slots issued (UOPS_ISSUED.ANY), retired
+ * (UOPS_RETIRED.RETIRE_SLOTS), left empty by the front end
+ * (IDQ_UOPS_NOT_DELIVERED.CORE), and lost recovering from a
+ * misprediction (INT_MISC.RECOVERY_CYCLES, four slots a cycle).
+ */
+X86_EVENT_STR_ATTR(skl_td_total, "topdown-total-slots",
+		   "event=0x3c,umask=0x0");
+X86_EVENT_STR_ATTR(skl_td_total_scale, "topdown-total-slots.scale", "4");
+X86_EVENT_STR_ATTR(skl_td_issued, "topdown-slots-issued",
+		   "event=0xe,umask=0x1");
+X86_EVENT_STR_ATTR(skl_td_retired, "topdown-slots-retired",
+		   "event=0xc2,umask=0x2");
+X86_EVENT_STR_ATTR(skl_td_fetch, "topdown-fetch-bubbles",
+		   "event=0x9c,umask=0x1");
+X86_EVENT_STR_ATTR(skl_td_recovery, "topdown-recovery-bubbles",
+		   "event=0xd,umask=0x1,cmask=1");
+X86_EVENT_STR_ATTR(skl_td_recovery_scale, "topdown-recovery-bubbles.scale",
+		   "4");
+
+static struct attribute *skl_event_attrs[] = {
+	&skl_td_total.attr.attr,
+	&skl_td_total_scale.attr.attr,
+	&skl_td_issued.attr.attr,
+	&skl_td_retired.attr.attr,
+	&skl_td_fetch.attr.attr,
+	&skl_td_recovery.attr.attr,
+	&skl_td_recovery_scale.attr.attr,
+	NULL,
+};
+
+const struct intel_model intel_skylake = {
+	.name		= "Skylake events",
+	.pmu_name	= "skylake",
+	.cache_map	= &skl_cache_map,
+	.constraints	= skl_constraints,
+	.n_constraints	= ARRAY_SIZE(skl_constraints),
+	.extra_msrs	= skl_extra_msrs,
+	.n_extra_msrs	= ARRAY_SIZE(skl_extra_msrs),
+	.format_attrs	= skl_format_attrs,
+	.event_attrs	= skl_event_attrs,
+};

@@ -1,0 +1,219 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * perf-hw-map: what the kernel's Intel PMU driver programs for each
+ * generic event, seen from outside: for every PERF_TYPE_HARDWARE config
+ * and every PERF_TYPE_HW_CACHE (cache, op, result), the errno of the
+ * open, or the event select it put on a counter (read from the MSRs
+ * through /dev/cpu/0/msr while the event counts on CPU 0), and how many
+ * copies of it fit in one group; then the raw event codes whose group
+ * fit differs from a plain general-purpose event's (the model's counter
+ * constraints).  For diffing two kernels on the same emulated CPU:
+ *
+ *   make run CMD='perf-hw-map' KERNEL=upstream PMU=skylake
+ *   make run CMD='perf-hw-map -r 0' ...   also scan the raw event codes
+ *   make run CMD='perf-hw-map -r 0x1000000' ...   ... with cmask 1
+ *
+ * Each line reads "MAP <what>: <result>", where a result is an errno
+ * name, or "pmc<N>=<event select>" / "fixed<N>=<field>" with the
+ * offcore-response MSRs if the event set them, and "fit=<N>".
+ * Intel only (the MSR numbers are Intel's architectural ones).
+ */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <fcntl.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include <sys/ioctl.h>
+#include <sys/syscall.h>
+#include <linux/perf_event.h>
+
+typedef unsigned int u32;
+typedef unsigned long long u64;
+
+#define ARRAY_SIZE(a)		(sizeof(a) / sizeof((a)[0]))
+
+#define MSR_EVTSEL0		0x186
+#define MSR_FIXED_CTR_CTRL	0x38d
+#define MSR_OFFCORE_RSP_0	0x1a6
+#define MSR_OFFCORE_RSP_1	0x1a7
+#define EVTSEL_EN		0x400000ULL	/* bit 22 */
+#define MAX_GP			8
+#define MAX_FIT			12
+
+static int msr_fd = -1;
+static int n_gp;
+
+static int rdmsr(u32 msr, u64 *val)
+{
+	return pread(msr_fd, val, sizeof(*val), msr) == sizeof(*val) ? 0 : -1;
+}
+
+static int sys_open(struct perf_event_attr *a, int pid, int cpu, int gfd)
+{
+	return syscall(__NR_perf_event_open, a, pid, cpu, gfd, 0);
+}
+
+static void attr_init(struct perf_event_attr *a, u32 type,
+		      u64 config, u64 config1)
+{
+	memset(a, 0, sizeof(*a));
+	a->size = sizeof(*a);
+	a->type = type;
+	a->config = config;
+	a->config1 = config1;
+}
+
+static const char *ename(int err)
+{
+	static char buf[16];
+
+	switch (err) {
+	case ENOENT: return "ENOENT";
+	case EINVAL: return "EINVAL";
+	case EOPNOTSUPP: return "EOPNOTSUPP";
+	case ENODEV: return "ENODEV";
+	case ENXIO: return "ENXIO";
+	case EACCES: return "EACCES";
+	case EBUSY: return "EBUSY";
+	}
+	snprintf(buf, sizeof(buf), "errno%d", err);
+	return buf;
+}
+
+/*
+ * How many copies of the event open in one group (the leader disabled,
+ * the members enabled), up to MAX_FIT: more would never fit.
+ */
+static int group_fit(u32 type, u64 config, u64 config1)
+{
+	struct perf_event_attr a;
+	int fd[MAX_FIT], n, i;
+
+	for (n = 0; n < MAX_FIT; n++) {
+		attr_init(&a, type, config, config1);
+		a.disabled = !n;
+		fd[n] = sys_open(&a, 0, -1, n ? fd[0] : -1);
+		if (fd[n] < 0)
+			break;
+	}
+	for (i = 0; i < n; i++)
+		close(fd[i]);
+	return n;
+}
+
+/* Open the event on CPU 0, counting, and say where it went. */
+static void show(const char *what, u32 type, u64 config)
+{
+	struct perf_event_attr a;
+	u64 v, rsp0 = 0, rsp1 = 0;
+	int fd, i, seen = 0;
+
+	attr_init(&a, type, config, 0);
+	a.pinned = 1;
+	fd = sys_open(&a, -1, 0, -1);
+	printf("MAP %s:", what);
+	if (fd < 0) {
+		printf(" %s\n", ename(errno));
+		return;
+	}
+	for (i = 0; i < n_gp; i++) {
+		if (rdmsr(MSR_EVTSEL0 + i, &v) || !(v & EVTSEL_EN))
+			continue;
+		printf(" pmc%d=%#llx", i, (unsigned long long)v);
+		seen++;
+	}
+	if (!rdmsr(MSR_FIXED_CTR_CTRL, &v)) {
+		for (i = 0; i < 16 && v; i++, v >>= 4) {
+			if (v & 0xf) {
+				printf(" fixed%d=%#llx", i,
+				       (unsigned long long)(v & 0xf));
+				seen++;
+			}
+		}
+	}
+	if (!rdmsr(MSR_OFFCORE_RSP_0, &rsp0) && rsp0)
+		printf(" rsp0=%#llx", (unsigned long long)rsp0);
+	if (!rdmsr(MSR_OFFCORE_RSP_1, &rsp1) && rsp1)
+		printf(" rsp1=%#llx", (unsigned long long)rsp1);
+	if (!seen)
+		printf(" nowhere");
+	close(fd);
+	printf(" fit=%d\n", group_fit(type, config, 0));
+}
+
+static const char * const hw_names[] = {
+	"cpu-cycles", "instructions", "cache-references", "cache-misses",
+	"branch-instructions", "branch-misses", "bus-cycles",
+	"stalled-cycles-frontend", "stalled-cycles-backend", "ref-cycles",
+};
+
+static const char * const cache_names[] = {
+	"L1D", "L1I", "LL", "DTLB", "ITLB", "BPU", "NODE",
+};
+
+static const char * const op_names[] = { "read", "write", "prefetch" };
+static const char * const result_names[] = { "access", "miss" };
+
+/*
+ * Raw event codes (every event select and unit mask, with @bits, such as
+ * a cmask, set too) whose group fit is not the number of general
+ * counters: constrained to fewer, or also on a fixed counter.
+ */
+static void raw_scan(u64 bits)
+{
+	char what[64];
+	u64 code;
+
+	for (code = 0; code <= 0xffff; code++) {
+		if (group_fit(PERF_TYPE_RAW, code | bits, 0) == n_gp)
+			continue;
+		snprintf(what, sizeof(what), "raw %#llx",
+			 (unsigned long long)(code | bits));
+		show(what, PERF_TYPE_RAW, code | bits);
+	}
+}
+
+int main(int argc, char **argv)
+{
+	char what[64];
+	unsigned int c, op, r;
+	int i;
+
+	setvbuf(stdout, NULL, _IOLBF, 0);
+	msr_fd = open("/dev/cpu/0/msr", O_RDONLY);
+	if (msr_fd < 0) {
+		perror("/dev/cpu/0/msr");
+		return 1;
+	}
+	/* CPUID 0xA EAX[15:8]: the general counters. */
+	{
+		unsigned int eax, ebx, ecx, edx;
+
+		asm volatile("cpuid" : "=a"(eax), "=b"(ebx), "=c"(ecx),
+			     "=d"(edx) : "a"(0xa), "c"(0));
+		n_gp = (eax >> 8) & 0xff;
+		if (n_gp > MAX_GP)
+			n_gp = MAX_GP;
+	}
+	printf("MAP general counters: %d\n", n_gp);
+	for (c = 0; c < ARRAY_SIZE(hw_names); c++) {
+		snprintf(what, sizeof(what), "hw %u %s", c, hw_names[c]);
+		show(what, PERF_TYPE_HARDWARE, c);
+	}
+	for (c = 0; c < PERF_COUNT_HW_CACHE_MAX; c++)
+		for (op = 0; op < PERF_COUNT_HW_CACHE_OP_MAX; op++)
+			for (r = 0; r < PERF_COUNT_HW_CACHE_RESULT_MAX; r++) {
+				snprintf(what, sizeof(what), "cache %s-%s-%s",
+					 cache_names[c], op_names[op],
+					 result_names[r]);
+				show(what, PERF_TYPE_HW_CACHE,
+				     c | op << 8 | r << 16);
+			}
+	for (i = 1; i + 1 < argc; i += 2)
+		if (!strcmp(argv[i], "-r"))
+			raw_scan(strtoull(argv[i + 1], NULL, 0));
+	return 0;
+}
