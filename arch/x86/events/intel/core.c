@@ -251,10 +251,10 @@ static int intel_check_extra_msr(u64 config)
 		if ((config & INTEL_MATCH_UMASK) != x->code)
 			continue;
 		if (!test_bit(i, &intel_extra_present))
-			return x86_refuse(-ENXIO, "config: the event's extra MSR is not there",
-					  x->msr);
-		return x86_refuse(-EOPNOTSUPP, "config: events with an extra MSR are not supported",
-				  x->msr);
+			return perf_refuse(-ENXIO, "config: the event's extra MSR is not there",
+					   x->msr);
+		return perf_refuse(-EOPNOTSUPP, "config: events with an extra MSR are not supported",
+				   x->msr);
 	}
 	return 0;
 }
