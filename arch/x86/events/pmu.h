@@ -51,8 +51,9 @@ typedef u64 x86_cache_map_t[PERF_COUNT_HW_CACHE_MAX]
  * @raw_mask: attr.config bits a raw event may set
  * @event_map: event code of each PERF_COUNT_HW_*; 0 for none
  * @cache_map: event code of each cache event; 0 for none, or NULL
- * @format: the format/ attributes
- * @extra_format: format/ files beyond @format, or NULL
+ * @format: the vendor's own format/ files, beyond the fields all x86
+ *	event selects share (umask, edge, inv, cmask), which sysfs.c adds
+ * @extra_format: the model's format/ files beyond @format, or NULL
  * @extra_events: events/ files beyond the generic ones, or NULL
  * @extra_attrs: more attributes in the PMU's directory, or NULL
  * @hw_config: check a new event and fill in hw.config: 0 or -errno

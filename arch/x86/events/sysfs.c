@@ -161,6 +161,20 @@ static const struct attribute_group x86_caps_group = {
 	.is_visible	= x86_caps_visible,
 };
 
+/* The event select fields every vendor has, at the same bits. */
+X86_FORMAT_ATTR(x86_umask, umask, "config:8-15");
+X86_FORMAT_ATTR(x86_edge, edge, "config:18");
+X86_FORMAT_ATTR(x86_inv, inv, "config:23");
+X86_FORMAT_ATTR(x86_cmask, cmask, "config:24-31");
+
+static struct attribute *x86_format_attrs[] = {
+	&x86_umask.attr.attr,
+	&x86_edge.attr.attr,
+	&x86_inv.attr.attr,
+	&x86_cmask.attr.attr,
+	NULL,
+};
+
 static struct attribute_group x86_format_group = {
 	.name		= "format",
 };
@@ -180,24 +194,34 @@ static const struct attribute_group *x86_attr_groups[] = {
 	NULL,
 };
 
-/* NULL-terminated @a, then @b (or NULL): @a itself if @b is empty. */
-static struct attribute ** __init x86_attrs_join(struct attribute **a,
-						 struct attribute **b)
+/*
+ * The @n NULL-terminated @lists (each may be NULL) one after the other:
+ * the only one that is not empty as it is, or a new array.
+ */
+static struct attribute ** __init
+x86_attrs_join(struct attribute **const *lists, int n)
 {
-	size_t na = 0, nb = 0;
-	struct attribute **all;
+	struct attribute **all, **only = NULL;
+	size_t total = 0, len;
+	int i, nonempty = 0;
 
-	while (b && b[nb])
-		nb++;
-	if (!nb)
-		return a;
-	while (a[na])
-		na++;
-	all = kcalloc(na + nb + 1, sizeof(*all), GFP_KERNEL);
-	if (all) {
-		memcpy(all, a, na * sizeof(*all));
-		memcpy(all + na, b, nb * sizeof(*all));
+	for (i = 0; i < n; i++) {
+		for (len = 0; lists[i] && lists[i][len]; len++)
+			;
+		if (len) {
+			only = lists[i];
+			nonempty++;
+		}
+		total += len;
 	}
+	if (nonempty <= 1)
+		return only;
+	all = kcalloc(total + 1, sizeof(*all), GFP_KERNEL);
+	if (!all)
+		return NULL;
+	for (total = 0, i = 0; i < n; i++)
+		for (len = 0; lists[i] && lists[i][len]; len++)
+			all[total++] = lists[i][len];
 	return all;
 }
 
@@ -208,10 +232,15 @@ static struct attribute ** __init x86_attrs_join(struct attribute **a,
  */
 int __init x86_pmu_sysfs_init(void)
 {
-	x86_events_group.attrs = x86_attrs_join(x86_event_attrs,
-						x86_pmu.extra_events);
-	x86_format_group.attrs = x86_attrs_join(x86_pmu.format,
-						x86_pmu.extra_format);
+	struct attribute **const events[] = {
+		x86_event_attrs, x86_pmu.extra_events,
+	};
+	struct attribute **const format[] = {
+		x86_format_attrs, x86_pmu.format, x86_pmu.extra_format,
+	};
+
+	x86_events_group.attrs = x86_attrs_join(events, ARRAY_SIZE(events));
+	x86_format_group.attrs = x86_attrs_join(format, ARRAY_SIZE(format));
 	if (!x86_events_group.attrs || !x86_format_group.attrs)
 		return -ENOMEM;
 	if (x86_pmu.extra_attrs) {

@@ -171,17 +171,10 @@ static int amd_hw_config(struct perf_event *event)
 }
 
 X86_FORMAT_ATTR(amd_event, event, "config:0-7,32-35");
-X86_FORMAT_ATTR(amd_umask, umask, "config:8-15");
-X86_FORMAT_ATTR(amd_edge, edge, "config:18");
-X86_FORMAT_ATTR(amd_inv, inv, "config:23");
-X86_FORMAT_ATTR(amd_cmask, cmask, "config:24-31");
 
+/* AMD's own event select fields (sysfs.c adds the shared ones). */
 static struct attribute *amd_format[] = {
 	&amd_event.attr.attr,
-	&amd_umask.attr.attr,
-	&amd_edge.attr.attr,
-	&amd_inv.attr.attr,
-	&amd_cmask.attr.attr,
 	NULL,
 };
 

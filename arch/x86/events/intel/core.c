@@ -327,32 +327,18 @@ static struct attribute *intel_extra_attrs[] = {
 };
 
 X86_FORMAT_ATTR(intel_event, event, "config:0-7");
-X86_FORMAT_ATTR(intel_umask, umask, "config:8-15");
-X86_FORMAT_ATTR(intel_edge, edge, "config:18");
 X86_FORMAT_ATTR(intel_pc, pc, "config:19");
 X86_FORMAT_ATTR(intel_any, any, "config:21");
-X86_FORMAT_ATTR(intel_inv, inv, "config:23");
-X86_FORMAT_ATTR(intel_cmask, cmask, "config:24-31");
 
-/* With AnyThread (versions 3 and 4, where not deprecated) and without. */
-static struct attribute *intel_format_any[] = {
-	&intel_event.attr.attr,
-	&intel_umask.attr.attr,
-	&intel_edge.attr.attr,
-	&intel_pc.attr.attr,
-	&intel_any.attr.attr,
-	&intel_inv.attr.attr,
-	&intel_cmask.attr.attr,
-	NULL,
-};
-
+/*
+ * Intel's own event select fields (sysfs.c adds the shared ones).
+ * AnyThread is last: without it (before version 3, or deprecated) the
+ * list ends before it.
+ */
 static struct attribute *intel_format[] = {
 	&intel_event.attr.attr,
-	&intel_umask.attr.attr,
-	&intel_edge.attr.attr,
 	&intel_pc.attr.attr,
-	&intel_inv.attr.attr,
-	&intel_cmask.attr.attr,
+	&intel_any.attr.attr,
 	NULL,
 };
 
@@ -500,10 +486,9 @@ int __init intel_pmu_probe(void)
 		x86_pmu.status = x86_status_by_sign;
 		x86_pmu.ack = x86_ack_nothing;
 	}
-	if (x86_pmu.version >= 3 && !edx.split.anythread_deprecated)
-		x86_pmu.format = intel_format_any;
-	else
-		x86_pmu.format = intel_format;
+	if (x86_pmu.version < 3 || edx.split.anythread_deprecated)
+		intel_format[ARRAY_SIZE(intel_format) - 2] = NULL;
+	x86_pmu.format = intel_format;
 
 	for (i = 0; i < ARRAY_SIZE(intel_arch_events); i++) {
 		if (i < eax.split.mask_length && (ebx.full & BIT(i)))
