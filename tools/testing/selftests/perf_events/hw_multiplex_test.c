@@ -112,36 +112,47 @@ TEST_F(hw_mux, fits)
  * the host's two cores fully loaded, 8 events on the 6 counters of the
  * emulated AMD PMU spread over 12% under both kernels (2026-11-25):
  * 20% leaves room for that and still catches an event whose time or
- * count is wrong by a rotation's worth in every few.
+ * count is wrong by a rotation's worth in every few.  A host loaded
+ * past that now and then spreads one run further (26% seen, both
+ * kernels): up to three runs are made, and the first that agrees
+ * passes; wrong scaling fails them all.
  */
+#define AGREE_RUNS	3
+
 TEST_F(hw_mux, scaled_counts_agree)
 {
-	unsigned int i, n = self->counters + 2, waited = 0;
+	unsigned int i, n = self->counters + 2, waited, run;
 	double scaled[MAX_EVENTS], lo = 0, hi = 0;
 	struct value_times vt;
 
 	SKIP_UNLESS_PMU();
-	open_and_work(_metadata, self, n);
-	for (i = 0; i < n; i++) {
-		ASSERT_EQ(0, read_value_times(self->fd[i], &vt));
-		ASSERT_LT(0, vt.running) TH_LOG("event %u never ran", i);
-		ASSERT_LT(0, vt.value) TH_LOG("event %u", i);
-		EXPECT_GE(vt.enabled, vt.running) TH_LOG("event %u", i);
-		waited += vt.running < vt.enabled;
-		scaled[i] = (double)vt.value * vt.enabled / vt.running;
-		if (!i || scaled[i] < lo)
-			lo = scaled[i];
-		if (!i || scaled[i] > hi)
-			hi = scaled[i];
-	}
-	/* Some had to wait: not all can be on a counter at once. */
-	EXPECT_LE(n - self->counters, waited);
-	EXPECT_GE(lo * 1.2, hi) {
+	for (run = 1; run <= AGREE_RUNS; run++) {
+		while (self->nr)
+			close(self->fd[--self->nr]);
+		open_and_work(_metadata, self, n);
+		waited = 0;
+		for (i = 0; i < n; i++) {
+			ASSERT_EQ(0, read_value_times(self->fd[i], &vt));
+			ASSERT_LT(0, vt.running) TH_LOG("event %u never ran", i);
+			ASSERT_LT(0, vt.value) TH_LOG("event %u", i);
+			EXPECT_GE(vt.enabled, vt.running) TH_LOG("event %u", i);
+			waited += vt.running < vt.enabled;
+			scaled[i] = (double)vt.value * vt.enabled / vt.running;
+			if (!i || scaled[i] < lo)
+				lo = scaled[i];
+			if (!i || scaled[i] > hi)
+				hi = scaled[i];
+		}
+		/* Some had to wait: not all can be on a counter at once. */
+		EXPECT_LE(n - self->counters, waited);
+		TH_LOG("run %u: %u events, %u waited, scaled from %.0f to %.0f",
+		       run, n, waited, lo, hi);
+		if (lo * 1.2 >= hi)
+			break;
 		for (i = 0; i < n; i++)
-			TH_LOG("event %u: scaled %.0f", i, scaled[i]);
+			TH_LOG("run %u, event %u: scaled %.0f", run, i, scaled[i]);
 	}
-	TH_LOG("%u events, %u waited, scaled from %.0f to %.0f", n, waited,
-	       lo, hi);
+	EXPECT_GE(lo * 1.2, hi) TH_LOG("no run of %d agreed", AGREE_RUNS);
 }
 
 TEST_HARNESS_MAIN
