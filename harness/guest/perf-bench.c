@@ -21,6 +21,7 @@
  *   perf-bench [quick]         everything (quick: fewer rows, shorter)
  *   perf-bench cpus            only the rows that grow with the CPUs
  *   perf-bench open N          only N opens and closes, for a profile
+ *   perf-bench group           only read() of a counter and of groups
  *   perf-bench profile         group reads and fork+exit, smallest and
  *                              largest, in windows for make profile
  *   perf-bench threads N K     N threads yielding K times each; prints
@@ -729,6 +730,12 @@ int main(int argc, char **argv)
 		return run_threads(atoi(argv[2]), atol(argv[3]));
 	if (argc == 2 && !strcmp(argv[1], "cpus")) {
 		bench_cpus(n_open, n_wide, true);
+		return 0;
+	}
+	/* "perf-bench group": only the read() rows. */
+	if (argc == 2 && !strcmp(argv[1], "group")) {
+		for (i = 0; i < 4; i++)
+			bench_group_read(nr_group[i], n_read);
 		return 0;
 	}
 	/*

@@ -1051,8 +1051,14 @@ void perf_event_disable(struct perf_event *event)
 }
 EXPORT_SYMBOL_GPL(perf_event_disable);
 
-static void ctx_sync_one(struct perf_event *event,
-			 struct perf_event_context *ctx, void *unused)
+/**
+ * perf_ctx_sync_event - bring one event's count and times up to date
+ * @event: the event
+ * @ctx: its context, locked, on the CPU it is scheduled in on
+ * @data: unused
+ */
+void perf_ctx_sync_event(struct perf_event *event,
+			 struct perf_event_context *ctx, void *data)
 {
 	ctx_sync_event(event);
 }
@@ -1079,7 +1085,7 @@ void perf_ctx_sync_group(struct perf_event *leader,
  */
 void perf_event_sync_count(struct perf_event *event)
 {
-	perf_ctx_call(event->ctx, event, ctx_sync_one, NULL);
+	perf_ctx_call(event->ctx, event, perf_ctx_sync_event, NULL);
 }
 
 /**

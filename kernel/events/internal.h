@@ -103,6 +103,8 @@ void perf_event_disable_nogroup(struct perf_event *event);
 void perf_event_sync_count(struct perf_event *event);
 void perf_ctx_sync_group(struct perf_event *leader,
 			 struct perf_event_context *ctx, void *data);
+void perf_ctx_sync_event(struct perf_event *event,
+			 struct perf_event_context *ctx, void *data);
 void perf_task_ctx_exit(struct task_struct *task);
 struct perf_event_context *perf_ctx_alloc_task(struct task_struct *task);
 void perf_ctx_add_unscheduled(struct perf_event_context *ctx,

@@ -65,6 +65,16 @@ bool perf_group_read_fits(struct perf_event *leader, struct perf_event *event)
 	return true;
 }
 
+/*
+ * The helpers below run once per value of a group read, for each of up
+ * to hundreds of members: they are kept inline so that a member costs
+ * loads and stores, not calls.
+ */
+static __always_inline u64 perf_read_count(struct perf_event *event)
+{
+	return local64_read(&event->count);
+}
+
 /**
  * perf_event_total_count - the value of an event for read()
  * @event: the event, its count already synchronised
@@ -73,7 +83,7 @@ bool perf_group_read_fits(struct perf_event *leader, struct perf_event *event)
  */
 u64 perf_event_total_count(struct perf_event *event)
 {
-	return local64_read(&event->count);
+	return perf_read_count(event);
 }
 
 struct perf_read_buf {
@@ -81,14 +91,14 @@ struct perf_read_buf {
 	u64	*end;
 };
 
-static void perf_read_put(struct perf_read_buf *buf, u64 value)
+static __always_inline void perf_read_put(struct perf_read_buf *buf, u64 value)
 {
 	if (buf->pos < buf->end)
 		*buf->pos++ = value;
 }
 
-static void perf_read_times(struct perf_read_buf *buf,
-			    struct perf_event *event, u64 fmt)
+static __always_inline void perf_read_times(struct perf_read_buf *buf,
+					    struct perf_event *event, u64 fmt)
 {
 	if (fmt & PERF_FORMAT_TOTAL_TIME_ENABLED)
 		perf_read_put(buf, event->total_time_enabled);
@@ -97,8 +107,8 @@ static void perf_read_times(struct perf_read_buf *buf,
 }
 
 /* What follows a value: its id and its count of lost samples. */
-static void perf_read_tail(struct perf_read_buf *buf,
-			   struct perf_event *event, u64 fmt)
+static __always_inline void perf_read_tail(struct perf_read_buf *buf,
+					   struct perf_event *event, u64 fmt)
 {
 	if (fmt & PERF_FORMAT_ID)
 		perf_read_put(buf, event->id);
@@ -113,22 +123,33 @@ static void perf_read_fill(struct perf_event *event,
 	struct perf_event *leader = event->group_leader, *sibling;
 	struct perf_read_buf *buf = data;
 	u64 fmt = event->attr.read_format;
+	int cpu;
 
 	if (!(fmt & PERF_FORMAT_GROUP)) {
 		perf_ctx_sync_group(event, ctx, NULL);
-		perf_read_put(buf, perf_event_total_count(event));
+		perf_read_put(buf, perf_read_count(event));
 		perf_read_times(buf, event, fmt);
 		perf_read_tail(buf, event, fmt);
 		return;
 	}
 
-	perf_ctx_sync_group(leader, ctx, NULL);
+	/*
+	 * Only the leader's times are reported, so only they are brought up
+	 * to date: a member's times catch up from its own timestamp at its
+	 * next change of state or read of its own.  Each member's count is
+	 * pulled from its PMU as it is stored.
+	 */
+	perf_ctx_sync_event(leader, ctx, NULL);
 	perf_read_put(buf, 1 + leader->nr_siblings);
 	perf_read_times(buf, leader, fmt);
-	perf_read_put(buf, perf_event_total_count(leader));
+	perf_read_put(buf, perf_read_count(leader));
 	perf_read_tail(buf, leader, fmt);
+	cpu = smp_processor_id();
 	list_for_each_entry(sibling, &leader->sibling_list, sibling_entry) {
-		perf_read_put(buf, perf_event_total_count(sibling));
+		if (sibling->state == PERF_EVENT_STATE_ACTIVE &&
+		    sibling->oncpu == cpu)
+			sibling->pmu->read(sibling);
+		perf_read_put(buf, perf_read_count(sibling));
 		perf_read_tail(buf, sibling, fmt);
 	}
 }
@@ -199,9 +220,13 @@ ssize_t perf_read(struct file *file, char __user *ubuf, size_t count,
 		goto out;
 	}
 
-	/* Only a group read can be longer than five values. */
+	/*
+	 * Only a group read can be longer than five values.  The fill stores
+	 * every value; what it might leave is cleared below, so the buffer
+	 * need not be cleared first.
+	 */
 	if (size > sizeof(one)) {
-		values = kzalloc(size, GFP_KERNEL);
+		values = kmalloc(size, GFP_KERNEL);
 		if (!values) {
 			ret = perf_refuse(-ENOMEM, "read: out of memory", size);
 			goto out;
@@ -210,6 +235,8 @@ ssize_t perf_read(struct file *file, char __user *ubuf, size_t count,
 	buf.pos = values;
 	buf.end = values + size / sizeof(u64);
 	perf_event_call(event, perf_read_fill, &buf);
+	if (buf.pos < buf.end)
+		memset(buf.pos, 0, (buf.end - buf.pos) * sizeof(u64));
 	perf_read_add_children(event, values);
 
 	ret = size;
