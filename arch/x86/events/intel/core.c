@@ -253,7 +253,8 @@ static int intel_check_extra_msr(u64 config)
 		if (!test_bit(i, &intel_extra_present))
 			return perf_refuse(-ENXIO, "config: the event's extra MSR is not there",
 					   x->msr);
-		return perf_refuse(-EOPNOTSUPP, "config: events with an extra MSR are not supported",
+		return perf_refuse(-EOPNOTSUPP,
+				   "config: events with an extra MSR are not supported",
 				   x->msr);
 	}
 	return 0;
