@@ -60,21 +60,6 @@ static bool is_skylake(void)
 	return false;
 }
 
-/* A file of the PMU's directory without its newline; 0 or -1. */
-static int pmu_file(const char *name, char *buf, size_t size)
-{
-	char path[256];
-	size_t len;
-
-	snprintf(path, sizeof(path), HW_PMU_DIR "/%s", name);
-	if (read_small_file(path, buf, size))
-		return -1;
-	len = strlen(buf);
-	if (len && buf[len - 1] == '\n')
-		buf[len - 1] = '\0';
-	return 0;
-}
-
 static int msr_fd = -1;
 
 static int rdmsr(__u32 msr, __u64 *val)
@@ -294,7 +279,7 @@ TEST_F(model, sysfs)
 
 	NEED_MODEL();
 	for (i = 0; i < ARRAY_SIZE(files); i++) {
-		ASSERT_EQ(0, pmu_file(files[i].file, buf, sizeof(buf))) {
+		ASSERT_EQ(0, hw_pmu_file(files[i].file, buf, sizeof(buf))) {
 			TH_LOG("%s", files[i].file);
 		}
 		EXPECT_STREQ(files[i].value, buf) TH_LOG("%s", files[i].file);
@@ -307,7 +292,7 @@ TEST(generic_without_table)
 	char buf[64];
 
 	HW_SKIP_WITHOUT_PMU();
-	if (pmu_file("caps/pmu_name", buf, sizeof(buf)) ||
+	if (hw_pmu_file("caps/pmu_name", buf, sizeof(buf)) ||
 	    strncmp(buf, "generic_arch_v", 14))
 		SKIP(return, "a model with a table (or not Intel)");
 	EXPECT_FALSE(is_skylake());

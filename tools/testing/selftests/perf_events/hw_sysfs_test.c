@@ -27,21 +27,6 @@
 #include "hw_test_util.h"
 #include "../kselftest_harness.h"
 
-/* A file of the PMU's directory, its last newline dropped; 0 or -1. */
-static int pmu_file(const char *name, char *buf, size_t size)
-{
-	char path[256];
-	size_t len;
-
-	snprintf(path, sizeof(path), HW_PMU_DIR "/%s", name);
-	if (read_small_file(path, buf, size))
-		return -1;
-	len = strlen(buf);
-	if (len && buf[len - 1] == '\n')
-		buf[len - 1] = '\0';
-	return 0;
-}
-
 TEST(type_is_raw)
 {
 	int type;
@@ -73,7 +58,7 @@ TEST(format)
 		SKIP(return, "the formats of an unknown CPU vendor");
 	for (i = 0; i < ARRAY_SIZE(formats); i++) {
 		snprintf(name, sizeof(name), "format/%s", formats[i].name);
-		ASSERT_EQ(0, pmu_file(name, buf, sizeof(buf))) TH_LOG("%s", name);
+		ASSERT_EQ(0, hw_pmu_file(name, buf, sizeof(buf))) TH_LOG("%s", name);
 		EXPECT_STREQ(vendor == HW_VENDOR_INTEL ? formats[i].intel :
 			     formats[i].amd, buf);
 	}
@@ -84,7 +69,7 @@ TEST(rdpmc_enabled)
 	char buf[16];
 
 	HW_SKIP_WITHOUT_PMU();
-	ASSERT_EQ(0, pmu_file("rdpmc", buf, sizeof(buf)));
+	ASSERT_EQ(0, hw_pmu_file("rdpmc", buf, sizeof(buf)));
 	EXPECT_STREQ("1", buf);
 }
 
@@ -144,7 +129,7 @@ static int event_config(const char *event, __u64 *config)
 	unsigned long long value;
 
 	snprintf(name, sizeof(name), "events/%s", event);
-	if (pmu_file(name, buf, sizeof(buf)))
+	if (hw_pmu_file(name, buf, sizeof(buf)))
 		return -1;
 	*config = 0;
 	for (term = strtok_r(buf, ",", &save); term;
@@ -159,7 +144,7 @@ static int event_config(const char *event, __u64 *config)
 			value = strtoull(eq + 1, NULL, 16);
 		}
 		snprintf(name, sizeof(name), "format/%s", term);
-		if (pmu_file(name, spec, sizeof(spec)) ||
+		if (hw_pmu_file(name, spec, sizeof(spec)) ||
 		    format_put(spec, value, config))
 			return -1;
 	}
@@ -199,7 +184,7 @@ TEST(generic_events)
 	for (i = 0; i < ARRAY_SIZE(generic); i++) {
 		snprintf(name, sizeof(name), "events/%s", generic[i].name);
 		err = hw_open_errno(PERF_TYPE_HARDWARE, generic[i].id);
-		if (pmu_file(name, buf, sizeof(buf))) {
+		if (hw_pmu_file(name, buf, sizeof(buf))) {
 			EXPECT_EQ(ENOENT, err) TH_LOG("%s", generic[i].name);
 			continue;
 		}

@@ -111,6 +111,21 @@ static inline unsigned int hw_instructions_counters(void)
 	return n;
 }
 
+/* A file of the cpu PMU's directory, its last newline dropped; 0 or -1. */
+static inline int hw_pmu_file(const char *name, char *buf, size_t size)
+{
+	char path[256];
+	size_t len;
+
+	snprintf(path, sizeof(path), HW_PMU_DIR "/%s", name);
+	if (read_small_file(path, buf, size))
+		return -1;
+	len = strlen(buf);
+	if (len && buf[len - 1] == '\n')
+		buf[len - 1] = '\0';
+	return 0;
+}
+
 /*
  * A user-mode (exclude_kernel, exclude_hv) event of @type and @config,
  * opened disabled on the calling thread.
