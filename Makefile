@@ -3,6 +3,7 @@
 #   make run [CMD='...'] [KERNEL=ours|upstream] [PMU=intel|skylake|amd|none]
 #                                                 boot, run CMD or the demo
 #   make check [KERNEL=ours|upstream] [PMU=...]   boot, run KUnit + kselftests
+#   make fuzz [KERNEL=...] [FUZZ_MINUTES=10]      KASAN kernel, trinity on perf
 #   make qemu                                     QEMU with the emulated PMU
 #   make bench                                    perf-bench on both kernels, ratios
 #   make profile [PROFILE_CMD=...]                instructions per function, both kernels
@@ -17,10 +18,13 @@ CMD ?=
 PMU ?= intel
 export PMU
 
-.PHONY: check run bench profile patches patches-check kernel tree qemu clean distclean
+.PHONY: check fuzz run bench profile patches patches-check kernel tree qemu clean distclean
 
 check:
 	@harness/check.sh $(KERNEL)
+
+fuzz:
+	@harness/fuzz.sh $(KERNEL)
 
 run:
 	@harness/run.sh $(KERNEL) "$(CMD)"

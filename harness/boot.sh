@@ -2,6 +2,7 @@
 # Boot build/<kind>/bzImage with its initramfs in QEMU.
 #   boot.sh <kind> check   console to build/<kind>/console.log, test output
 #                          to build/<kind>/results.log
+#   boot.sh <kind> fuzz    the same, then the fuzzer (harness/fuzz.sh)
 #   boot.sh <kind> run     console on standard output
 # TCG by default; HARNESS_KVM=1 uses KVM where /dev/kvm really works.
 # HARNESS_ICOUNT=1 makes the guest clock follow executed instructions,
@@ -44,7 +45,7 @@ cmdline="console=ttyS0 panic=-1 tsc=reliable nmi_watchdog=0 harness.mode=$mode"
 # HARNESS_CMDLINE: more words for the guest (make bench's harness.cpus).
 [ -n "${HARNESS_CMDLINE:-}" ] && cmdline="$cmdline $HARNESS_CMDLINE"
 
-if [ "$mode" = check ]; then
+if [ "$mode" = check ] || [ "$mode" = fuzz ]; then
 	rm -f "$out/console.log" "$out/results.log"
 	timeout --foreground "${HARNESS_TIMEOUT:-2400}" "${qemu[@]}" \
 		-serial "file:$out/console.log" -serial "file:$out/results.log" \

@@ -6,7 +6,8 @@
 # qemu.sh needs to fetch and build QEMU, and the firmware it boots with
 # (Debian's qemu-system-x86 stays for comparing speed with it).  Line 8:
 # what checkpatch.pl's SPDX check (scripts/spdxcheck.py) imports, for
-# make patches.  Line 9: make bench's curves.
+# make patches.  Line 9: make bench's curves and the fuzzer make fuzz
+# runs in the guest.
 pkgs="linux-source-6.1 qemu-system-x86 busybox-static ccache build-essential
       bc bison flex libelf-dev libssl-dev cpio kmod xz-utils gawk perl rsync
       linux-perf gcc-multilib libc6-dev-i386 git time
@@ -15,7 +16,7 @@ pkgs="linux-source-6.1 qemu-system-x86 busybox-static ccache build-essential
       libglib2.0-dev libpixman-1-dev libfdt-dev zlib1g-dev
       qemu-system-data seabios
       python3-ply python3-git
-      gnuplot-nox"
+      gnuplot-nox trinity"
 missing=
 for p in $pkgs; do
 	dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q 'ok installed' ||

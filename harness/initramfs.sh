@@ -35,6 +35,15 @@ fi
 if [ -x "$GDB_DIR/usr/bin/gdb" ]; then
 	copy_program "$GDB_DIR/usr/bin/gdb" gdb
 fi
+# make fuzz (HARNESS_FUZZ=1): trinity and the guest's fuzz script, with
+# the run's length and seed.
+if [ "${HARNESS_FUZZ:-0}" = 1 ]; then
+	copy_program "$(command -v trinity)" trinity
+	cp "$ROOT/harness/guest/fuzz" "$root/bin/fuzz"
+	chmod +x "$root/bin/fuzz"
+	printf 'FUZZ_MINUTES=%s\nFUZZ_SEED=%s\n' "${FUZZ_MINUTES:-10}" \
+		"${FUZZ_SEED:-0}" >"$root/etc/fuzz-settings"
+fi
 # HARNESS_TESTS='glob ...' runs only the tests matching one of the globs.
 tests=
 for t in $(cat "$out/selftests/.tests"); do

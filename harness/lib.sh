@@ -67,7 +67,14 @@ kernel_check_name() {
 }
 
 src_dir() { if [ "$1" = upstream ]; then echo "$BASE"; else echo "$BUILD/src/ours"; fi; }
-obj_dir() { echo "$BUILD/obj/$1"; }
-out_dir() { echo "$BUILD/$1"; }
+# HARNESS_FUZZ=1: the fuzzing variant of the kernel (make fuzz, with
+# kernel/configs/perf_fuzz.config), built and booted in directories of
+# its own so that it leaves the normal build alone.
+obj_dir() {
+	if [ "${HARNESS_FUZZ:-0}" = 1 ]; then echo "$BUILD/obj/fuzz-$1"; else echo "$BUILD/obj/$1"; fi
+}
+out_dir() {
+	if [ "${HARNESS_FUZZ:-0}" = 1 ]; then echo "$BUILD/fuzz/$1"; else echo "$BUILD/$1"; fi
+}
 
 log() { printf '>>> %s\n' "$*" >&2; }

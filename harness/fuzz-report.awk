@@ -1,0 +1,121 @@
+# Turn make fuzz's logs into its reports and closing line.
+# Usage: awk -f fuzz-report.awk perf-functions.txt console.log results.log
+# perf-functions.txt names the functions of perf code (kernel/events/,
+# arch/x86/events/), one a line; a kmemleak object whose allocation
+# backtrace passes through one of them is perf's leak.  A report on the
+# console is a WARNING, BUG (KASAN's among them), Oops, UBSAN, lockdep,
+# hung-task or RCU-stall splat, counted once however many lines it has.
+
+function strip(s) {
+	sub(/\r$/, "", s)
+	sub(/^\[ *[0-9]+\.[0-9]+\] /, "", s)
+	sub(/^\[ *T?C?[0-9]+\] /, "", s)
+	return s
+}
+
+function report(kind, line) {
+	reports++
+	if (reports <= 20)
+		printf "REPORT (%s): %s\n", kind, line
+}
+
+FILENAME == ARGV[1] {
+	perf[$1] = 1
+	next
+}
+
+FILENAME == ARGV[2] {
+	line = strip($0)
+	# An Oops right after the BUG or fault that caused it is the same report.
+	if (line ~ /(^|[^A-Za-z])(WARNING:|BUG:|UBSAN:|general protection fault|Kernel panic|INFO: task .* blocked|INFO: rcu_.*detected stall|rcu: INFO: .*detected stall|INFO: possible|INFO: lockdep)/) {
+		report("console", line)
+		last_report = FNR
+	} else if (line ~ /(^|[^A-Za-z])Oops/ && FNR - last_report > 3) {
+		report("console", line)
+	}
+	next
+}
+
+{
+	line = strip($0)
+	if (line ~ /^### kselftest /) {
+		test = substr(line, 15)
+		next
+	}
+	if (line ~ /^### exit /) {
+		split(line, f, " ")
+		if (f[4] != 0 && !seen_fail)
+			report("kselftest", f[3] " exited with " f[4])
+		seen_fail = 0
+		next
+	}
+	if (line ~ /^not ok/ && line !~ /# *SKIP/) {
+		seen_fail = 1
+		report("kselftest " test, line)
+		next
+	}
+	if (line ~ /^### fuzz seed /) {
+		split(line, f, " ")
+		seed = f[4]
+		minutes = f[6]
+		next
+	}
+	if (line ~ /^### fuzz syscalls /) {
+		syscalls = substr(line, 19) + 0
+		next
+	}
+	if (line ~ /^### fuzz hotplug /) {
+		hotplug = substr(line, 18) + 0
+		next
+	}
+	if (line ~ /^### kmemleak begin/) {
+		in_kml = 1
+		next
+	}
+	if (line ~ /^### kmemleak end/) {
+		kml_flush()
+		in_kml = 0
+		next
+	}
+	if (in_kml) {
+		if (line ~ /^unreferenced object/)
+			kml_flush()
+		obj = obj line "\n"
+		# "    [<ffffffff81234567>] function+0x12/0x34" (or, with
+		# the address hashed away, "[<(____ptrval____)>]")
+		if (line ~ /^ *\[<[^>]*>\] /) {
+			fn = line
+			sub(/^ *\[<[^>]*>\] /, "", fn)
+			sub(/[+.].*$/, "", fn)
+			if (fn in perf)
+				obj_perf = 1
+		}
+		next
+	}
+	if (line ~ /^### harness done/)
+		done = 1
+}
+
+function kml_flush() {
+	if (obj != "" && obj_perf) {
+		leaks++
+		report("kmemleak", "object allocated by perf code")
+		if (leaks <= 5)
+			printf "%s", obj
+	}
+	obj = ""
+	obj_perf = 0
+}
+
+END {
+	status = 0
+	if (!done) {
+		print "ERROR: the guest did not finish"
+		status = 1
+	}
+	if (reports)
+		status = 1
+	printf "fuzz: seed %s, CPU 1 unplugged %d times\n", seed, hotplug
+	printf "fuzz: %d minutes, %d syscalls, %d reports\n", minutes, syscalls, reports
+	exit status
+}
