@@ -340,19 +340,78 @@ struct perf_event {
 	struct trace_event_call		*tp_event;
 	struct event_filter		*filter;
 #endif
+#ifdef CONFIG_BPF_SYSCALL
+	/*
+	 * The BPF program attached to the event (kernel/events/bpf.c) and
+	 * the cookie bpf_get_attach_cookie() gives it.  A trace event based
+	 * event's program runs from its trace event's program array
+	 * (kernel/trace/bpf_trace.c, under its bpf_event_mutex); any other
+	 * event's runs on each overflow, read under RCU, and changes under
+	 * perf_bpf_mutex.
+	 */
+	struct bpf_prog			*prog;
+	u64				bpf_cookie;
+#endif
 #endif /* CONFIG_PERF_EVENTS */
 };
 
 /**
- * struct perf_raw_record - opaque data a sample carries (PERF_SAMPLE_RAW)
- * @size: bytes at @data
- * @data: the record, e.g. a trace event's entry
+ * typedef perf_copy_f - copies a fragment of raw data that memcpy() cannot
+ * @dst: where to
+ * @src: the fragment's data
+ * @off: the offset in it to start at
+ * @len: how many bytes
  *
- * The sample pads it so that size field and data end on 8 bytes.
+ * Return: the number of bytes not copied.
+ */
+typedef unsigned long (*perf_copy_f)(void *dst, const void *src,
+				     unsigned long off, unsigned long len);
+
+/**
+ * struct perf_raw_frag - one piece of the data of a PERF_SAMPLE_RAW field
+ * @next: the next piece, or NULL for the last
+ * @pad: (the same word as @next; a name for BPF's initialisers)
+ * @copy: copies the piece, or NULL for memcpy()
+ * @data: the piece
+ * @size: its length in bytes
+ */
+struct perf_raw_frag {
+	union {
+		struct perf_raw_frag	*next;
+		unsigned long		pad;
+	};
+	perf_copy_f			copy;
+	void				*data;
+	u32				size;
+} __packed;
+
+/**
+ * struct perf_raw_record - opaque data a sample carries (PERF_SAMPLE_RAW)
+ * @frag: the first piece of it (a trace event's entry, a BPF program's
+ *	output), followed by @frag.next...
+ * @size: the sum of the pieces' sizes, which the core computes
+ *
+ * The sample pads the data so that the size field and the data end on
+ * 8 bytes.
  */
 struct perf_raw_record {
+	struct perf_raw_frag		frag;
 	u32				size;
-	void				*data;
+};
+
+/**
+ * struct perf_branch_stack - taken branches a sample carries
+ * @nr: entries in @entries
+ * @hw_idx: the hardware's index of the newest entry
+ * @entries: the branches, newest first
+ *
+ * No PMU here records branches: bpf_read_branch_records() always finds
+ * none (it looks at perf_sample_data::br_stack).
+ */
+struct perf_branch_stack {
+	__u64				nr;
+	__u64				hw_idx;
+	struct perf_branch_entry	entries[];
 };
 
 /**
@@ -380,6 +439,14 @@ struct perf_callchain_entry_ctx {
 };
 
 int perf_callchain_store(struct perf_callchain_entry_ctx *ctx, u64 ip);
+/* Call chains for BPF's stack helpers (kernel/bpf/stackmap.c). */
+struct perf_callchain_entry *
+get_perf_callchain(struct pt_regs *regs, u32 init_nr, bool kernel, bool user,
+		   u32 max_stack, bool crosstask, bool add_mark);
+int get_callchain_buffers(int max_stack);
+void put_callchain_buffers(void);
+struct perf_callchain_entry *get_callchain_entry(int *rctx);
+void put_callchain_entry(int rctx);
 /* The architecture's part of an event's mmap()ed control page. */
 void arch_perf_update_userpage(struct perf_event *event,
 			       struct perf_event_mmap_page *up, u64 now);
@@ -419,6 +486,7 @@ struct perf_sample_data {
 	u64				period;
 	u64				addr;
 	struct perf_raw_record		*raw;
+	struct perf_branch_stack	*br_stack;
 	struct perf_callchain_entry	*callchain;
 	u64				phys_addr;
 	u64				data_page_size;
@@ -455,6 +523,34 @@ static inline void perf_sample_data_init(struct perf_sample_data *data,
 		data->sample_flags |= PERF_SAMPLE_ADDR;
 	data->raw = NULL;
 }
+
+/*
+ * Take a snapshot of the CPU's last branch records into @entries (at most
+ * @cnt) and return how many there were: for bpf_get_branch_snapshot().
+ * A driver with branch records would update the static call; none here
+ * has them, so it returns 0.
+ */
+typedef int (perf_snapshot_branch_stack_t)(struct perf_branch_entry *entries,
+					   unsigned int cnt);
+DECLARE_STATIC_CALL(perf_snapshot_branch_stack, perf_snapshot_branch_stack_t);
+
+/**
+ * struct bpf_perf_event_data_kern - what a BPF_PROG_TYPE_PERF_EVENT
+ *	program runs on
+ * @regs: the registers at the overflow
+ * @data: the sample (its period and addr are readable from the program)
+ * @event: the event that overflowed
+ */
+struct bpf_perf_event_data_kern {
+	bpf_user_pt_regs_t		*regs;
+	struct perf_sample_data		*data;
+	struct perf_event		*event;
+};
+
+/* The registers a perf-event program sees, from those of an overflow. */
+#ifndef perf_arch_bpf_user_pt_regs
+#define perf_arch_bpf_user_pt_regs(regs) (regs)
+#endif
 
 /**
  * struct perf_event_context - the events scheduled together on a CPU
@@ -560,6 +656,8 @@ void perf_pmu_enable(struct pmu *pmu);
 int perf_event_overflow(struct perf_event *event,
 			struct perf_sample_data *data, struct pt_regs *regs);
 void perf_sample_event_took(u64 sample_len_ns);
+int perf_event_output(struct perf_event *event, struct perf_sample_data *data,
+		      struct pt_regs *regs);
 void perf_event_update_userpage(struct perf_event *event);
 void perf_log_lost_samples(struct perf_event *event, u64 lost);
 
@@ -575,6 +673,12 @@ void perf_event_disable(struct perf_event *event);
 struct file *perf_event_get(unsigned int fd);
 const struct perf_event *perf_get_event(struct file *file);
 const struct perf_event_attr *perf_event_attrs(struct perf_event *event);
+int perf_event_read_local(struct perf_event *event, u64 *value,
+			  u64 *enabled, u64 *running);
+
+/* BPF (kernel/events/bpf.c); the rest is in <linux/trace_events.h>. */
+void perf_event_bpf_event(struct bpf_prog *prog,
+			  enum perf_bpf_event_type type, u16 flags);
 
 /* The scheduler */
 void __perf_event_task_sched_in(struct task_struct *prev,
@@ -803,6 +907,15 @@ static inline void perf_event_text_poke(const void *addr,
 					size_t new_len) { }
 static inline void perf_event_ksymbol(u16 ksym_type, u64 addr, u32 len,
 				      bool unregister, const char *sym) { }
+static inline void perf_event_bpf_event(struct bpf_prog *prog,
+					enum perf_bpf_event_type type,
+					u16 flags) { }
+static inline int perf_event_read_local(struct perf_event *event, u64 *value,
+					u64 *enabled, u64 *running)
+{
+	return -EINVAL;
+}
+
 static inline void perf_sw_event(u32 event_id, u64 nr, struct pt_regs *regs,
 				 u64 addr) { }
 static inline void perf_bp_event(struct perf_event *event, void *data) { }

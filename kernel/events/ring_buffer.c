@@ -423,6 +423,35 @@ unsigned long perf_output_copy_user(struct perf_output_handle *handle,
 }
 
 /**
+ * perf_output_copy_fn - copy bytes into a reserved record with a function
+ * @handle: from perf_output_begin()
+ * @copy: copies @len bytes from @off of @src to a destination (a raw
+ *	fragment's copy function)
+ * @src: what @copy copies from
+ * @len: how many bytes
+ *
+ * For data memcpy() cannot read (a BPF program's packet).  The bytes
+ * @copy leaves are left as they are.
+ *
+ * Return: the number of bytes not copied.
+ */
+unsigned long perf_output_copy_fn(struct perf_output_handle *handle,
+				  perf_copy_f copy, const void *src,
+				  unsigned long len)
+{
+	struct perf_buffer *rb = handle->rb;
+	unsigned long off = handle->offset & (rb->data_size - 1);
+	unsigned long first = min(len, rb->data_size - off);
+	unsigned long left;
+
+	left = copy(rb->data + off, src, 0, first);
+	if (len > first)
+		left += copy(rb->data, src, first, len - first);
+	perf_output_skip(handle, len);
+	return left;
+}
+
+/**
  * perf_output_end - finish a record and publish it
  * @handle: from perf_output_begin()
  *
