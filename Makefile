@@ -5,6 +5,7 @@
 #   make check [KERNEL=ours|upstream] [PMU=...]   boot, run KUnit + kselftests
 #   make qemu                                     QEMU with the emulated PMU
 #   make bench                                    perf-bench on both kernels, ratios
+#   make bpftrace [KERNEL=...]                    bpftrace_test.sh with Debian's bpftrace
 #   make profile [PROFILE_CMD=...]                instructions per function, both kernels
 #   make patches                                  the patch series, in build/patches/
 #   make patches-check                            apply it to the base, build each step
@@ -17,7 +18,7 @@ CMD ?=
 PMU ?= intel
 export PMU
 
-.PHONY: check run bench profile patches patches-check kernel tree qemu clean distclean
+.PHONY: check run bench bpftrace profile patches patches-check kernel tree qemu clean distclean
 
 check:
 	@harness/check.sh $(KERNEL)
@@ -27,6 +28,11 @@ run:
 
 bench:
 	@harness/bench.sh
+
+# Debian's bpftrace in the guest, and bpftrace_test.sh alone (one boot).
+bpftrace:
+	@HARNESS_BPFTRACE=1 HARNESS_TESTS="$${HARNESS_TESTS:-bpftrace_test.sh}" \
+		HARNESS_PMU_CHECK=0 harness/check.sh $(KERNEL)
 
 profile:
 	@harness/profile.sh

@@ -17,6 +17,8 @@ pkgs="linux-source-6.1 qemu-system-x86 busybox-static ccache build-essential
       qemu-system-data seabios
       python3-ply python3-git
       dwarves"
+# make bpftrace: Debian's bpftrace for the guest (with LLVM, ~200 MiB).
+[ "${HARNESS_BPFTRACE:-0}" = 1 ] && pkgs="$pkgs bpftrace"
 missing=
 for p in $pkgs; do
 	dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q 'ok installed' ||

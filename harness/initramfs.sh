@@ -35,6 +35,11 @@ fi
 if [ -x "$GDB_DIR/usr/bin/gdb" ]; then
 	copy_program "$GDB_DIR/usr/bin/gdb" gdb
 fi
+# Debian's bpftrace, for make bpftrace only: it and its LLVM are about
+# 200 MiB, which would slow every boot (bpftrace_test.sh skips without).
+if [ "${HARNESS_BPFTRACE:-0}" = 1 ]; then
+	copy_program "$(readlink -f "$(command -v bpftrace)")" bpftrace
+fi
 # HARNESS_TESTS='glob ...' runs only the tests matching one of the globs.
 tests=
 for t in $(cat "$out/selftests/.tests"); do
