@@ -17,7 +17,8 @@
  *    takes its program out;
  *  - BPF_TASK_FD_QUERY names the tracepoint or kprobe a program is on,
  *    ENOENT for an event without one, EOPNOTSUPP for a perf_event
- *    program.
+ *    program;
+ *  - without CAP_PERFMON, QUERY_BPF and loading the programs are EPERM.
  */
 #define _GNU_SOURCE
 #include <sys/ioctl.h>
@@ -337,6 +338,30 @@ TEST_F(progs, task_fd_query)
 	EXPECT_EQ(0, task_fd_query(fd, buf, sizeof(buf), &attr));
 	EXPECT_EQ(BPF_FD_TYPE_KPROBE, attr.task_fd_query.fd_type);
 	EXPECT_STREQ(KFUNC, buf);
+	close(fd);
+}
+
+/*
+ * Without CAP_PERFMON (and CAP_SYS_ADMIN): QUERY_BPF is EPERM, and so is
+ * loading a tracing or perf_event program; attaching one that was
+ * loaded with them checks nothing more.
+ */
+TEST_F(progs, permissions)
+{
+	__u32 cnt;
+	int fd;
+
+	fd = kind_open(TRACEPOINT);
+	if (fd < 0)
+		SKIP(return, "no syscalls:sys_enter_getpid");
+	ASSERT_EQ(0, drop_capability(CAP_PERFMON));
+	ASSERT_EQ(0, drop_capability(CAP_SYS_ADMIN));
+	EXPECT_EQ(EPERM, query(fd, 0, &cnt, NULL));
+	EXPECT_EQ(-1, bpf_load_ret(BPF_PROG_TYPE_TRACEPOINT, 1));
+	EXPECT_EQ(EPERM, errno);
+	EXPECT_EQ(-1, bpf_load_ret(BPF_PROG_TYPE_PERF_EVENT, 1));
+	EXPECT_EQ(EPERM, errno);
+	EXPECT_EQ(0, ioctl_err(fd, PERF_EVENT_IOC_SET_BPF, self->tp));
 	close(fd);
 }
 
