@@ -355,62 +355,46 @@ struct perf_event {
 #endif /* CONFIG_PERF_EVENTS */
 };
 
-/**
- * typedef perf_copy_f - copies a fragment of raw data that memcpy() cannot
- * @dst: where to
- * @src: the fragment's data
- * @off: the offset in it to start at
- * @len: how many bytes
- *
- * Return: the number of bytes not copied.
- */
-typedef unsigned long (*perf_copy_f)(void *dst, const void *src,
-				     unsigned long off, unsigned long len);
-
-/**
- * struct perf_raw_frag - one piece of the data of a PERF_SAMPLE_RAW field
- * @next: the next piece, or NULL for the last
- * @pad: (the same word as @next; a name for BPF's initialisers)
- * @copy: copies the piece, or NULL for memcpy()
- * @data: the piece
- * @size: its length in bytes
+/*
+ * PERF_SAMPLE_RAW data may come in pieces: @data and @size of each, with
+ * @next the piece after it (NULL after the last; @pad is the same word).
+ * A piece whose @copy is set is copied by it: @copy(dst, @data, offset,
+ * length) returns what it could not copy.  BPF output brings up to two
+ * (the program's data and a packet); bpf_trace.c initialises the union
+ * without naming it, so it stays the first member.
  */
 struct perf_raw_frag {
 	union {
+		/* NULL after the last piece */
 		struct perf_raw_frag	*next;
 		unsigned long		pad;
 	};
-	perf_copy_f			copy;
 	void				*data;
 	u32				size;
-} __packed;
-
-/**
- * struct perf_raw_record - opaque data a sample carries (PERF_SAMPLE_RAW)
- * @frag: the first piece of it (a trace event's entry, a BPF program's
- *	output), followed by @frag.next...
- * @size: the sum of the pieces' sizes, which the core computes
- *
- * The sample pads the data so that the size field and the data end on
- * 8 bytes.
- */
-struct perf_raw_record {
-	struct perf_raw_frag		frag;
-	u32				size;
+	/* NULL: copied with memcpy() */
+	unsigned long			(*copy)(void *to, const void *from,
+						unsigned long skip,
+						unsigned long n);
 };
 
-/**
- * struct perf_branch_stack - taken branches a sample carries
- * @nr: entries in @entries
- * @hw_idx: the hardware's index of the newest entry
- * @entries: the branches, newest first
- *
- * No PMU here records branches: bpf_read_branch_records() always finds
- * none (it looks at perf_sample_data::br_stack).
+/*
+ * The opaque data of a sample (PERF_SAMPLE_RAW): a trace event's entry,
+ * or what a BPF program outputs.  The core adds up the pieces into
+ * @size, and pads them so that the size word and the data end on 8
+ * bytes.
+ */
+struct perf_raw_record {
+	u32				size;
+	struct perf_raw_frag		frag;
+};
+
+/*
+ * A sample's taken branches (PERF_SAMPLE_BRANCH_STACK), @nr of them.  No
+ * PMU here records branches: perf_sample_data::br_stack stays NULL and
+ * bpf_read_branch_records() finds none.
  */
 struct perf_branch_stack {
 	__u64				nr;
-	__u64				hw_idx;
 	struct perf_branch_entry	entries[];
 };
 

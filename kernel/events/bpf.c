@@ -190,6 +190,26 @@ void perf_bpf_inherit(struct perf_event *event, struct perf_event *parent)
 	mutex_unlock(&perf_bpf_mutex);
 }
 
+/*
+ * Run a perf-event program on @ctx.  One that calls the stack helpers
+ * reads the sample's call chain, if the event samples one: it is
+ * collected first, and the sample then writes the same.
+ */
+static bool perf_bpf_run(struct bpf_prog *prog,
+			 struct bpf_perf_event_data_kern *ctx)
+{
+	struct perf_sample_data *data = ctx->data;
+	struct perf_event *event = ctx->event;
+
+	if (prog->call_get_stack &&
+	    event->attr.sample_type & ~data->sample_flags &
+	    PERF_SAMPLE_CALLCHAIN) {
+		data->callchain = perf_callchain(event, ctx->regs);
+		data->sample_flags |= PERF_SAMPLE_CALLCHAIN;
+	}
+	return bpf_prog_run(prog, ctx);
+}
+
 /**
  * perf_bpf_overflow - run an event's perf-event program on an overflow
  * @event: the event
@@ -212,31 +232,21 @@ bool perf_bpf_overflow(struct perf_event *event,
 		.event	= event,
 	};
 	struct bpf_prog *prog;
-	unsigned int ret = 0;
+	bool keep = false;
 
 	/* Such an event's program runs when its trace event fires. */
 	if (perf_bpf_is_tracing(event))
 		return true;
-	if (__this_cpu_inc_return(bpf_prog_active) != 1)
-		goto out;
-	rcu_read_lock();
-	/* Pairs with perf_bpf_set_handler(): the cookie is set. */
-	prog = smp_load_acquire(&event->prog);
-	if (prog) {
-		if (prog->call_get_stack &&
-		    (event->attr.sample_type & PERF_SAMPLE_CALLCHAIN) &&
-		    !(data->sample_flags & PERF_SAMPLE_CALLCHAIN)) {
-			data->callchain = perf_callchain(event, regs);
-			data->sample_flags |= PERF_SAMPLE_CALLCHAIN;
-		}
-		ret = bpf_prog_run(prog, &ctx);
-	} else {
-		ret = 1;
+	/* Nested in another program on this CPU: dropped. */
+	if (__this_cpu_inc_return(bpf_prog_active) == 1) {
+		rcu_read_lock();
+		/* Pairs with perf_bpf_set_handler(): the cookie is set. */
+		prog = smp_load_acquire(&event->prog);
+		keep = !prog || perf_bpf_run(prog, &ctx);
+		rcu_read_unlock();
 	}
-	rcu_read_unlock();
-out:
 	__this_cpu_dec(bpf_prog_active);
-	return ret;
+	return keep;
 }
 
 /**

@@ -294,9 +294,8 @@ unsigned int perf_output_copy(struct perf_output_handle *handle,
 void perf_output_skip(struct perf_output_handle *handle, unsigned int len);
 unsigned long perf_output_copy_user(struct perf_output_handle *handle,
 				    const void __user *src, unsigned long len);
-unsigned long perf_output_copy_fn(struct perf_output_handle *handle,
-				  perf_copy_f copy, const void *src,
-				  unsigned long len);
+unsigned long perf_output_copy_frag(struct perf_output_handle *handle,
+				    const struct perf_raw_frag *frag);
 void perf_output_end(struct perf_output_handle *handle);
 void perf_output_sample_done(struct perf_output_handle *handle);
 

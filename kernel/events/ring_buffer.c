@@ -423,30 +423,29 @@ unsigned long perf_output_copy_user(struct perf_output_handle *handle,
 }
 
 /**
- * perf_output_copy_fn - copy bytes into a reserved record with a function
+ * perf_output_copy_frag - copy a piece of raw data into a reserved record
  * @handle: from perf_output_begin()
- * @copy: copies @len bytes from @off of @src to a destination (a raw
- *	fragment's copy function)
- * @src: what @copy copies from
- * @len: how many bytes
+ * @frag: the piece; its copy function, if it has one, does the copying
+ *	(for data memcpy() cannot read, a BPF program's packet)
  *
- * For data memcpy() cannot read (a BPF program's packet).  The bytes
- * @copy leaves are left as they are.
+ * The bytes the copy function leaves are left as they are.
  *
  * Return: the number of bytes not copied.
  */
-unsigned long perf_output_copy_fn(struct perf_output_handle *handle,
-				  perf_copy_f copy, const void *src,
-				  unsigned long len)
+unsigned long perf_output_copy_frag(struct perf_output_handle *handle,
+				    const struct perf_raw_frag *frag)
 {
 	struct perf_buffer *rb = handle->rb;
+	unsigned long len = frag->size;
 	unsigned long off = handle->offset & (rb->data_size - 1);
 	unsigned long first = min(len, rb->data_size - off);
 	unsigned long left;
 
-	left = copy(rb->data + off, src, 0, first);
+	if (!frag->copy)
+		return perf_output_copy(handle, frag->data, len);
+	left = frag->copy(rb->data + off, frag->data, 0, first);
 	if (len > first)
-		left += copy(rb->data, src, first, len - first);
+		left += frag->copy(rb->data, frag->data, first, len - first);
 	perf_output_skip(handle, len);
 	return left;
 }

@@ -462,13 +462,8 @@ static void perf_output_raw(struct perf_output_handle *handle,
 	u64 zero = 0;
 
 	perf_output_put(handle, size);
-	for (frag = len ? &data->raw->frag : NULL; frag; frag = frag->next) {
-		if (frag->copy)
-			perf_output_copy_fn(handle, frag->copy, frag->data,
-					    frag->size);
-		else
-			perf_output_copy(handle, frag->data, frag->size);
-	}
+	for (frag = len ? &data->raw->frag : NULL; frag; frag = frag->next)
+		perf_output_copy_frag(handle, frag);
 	if (size > len)
 		perf_output_copy(handle, &zero, size - len);
 }

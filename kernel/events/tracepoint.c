@@ -152,6 +152,15 @@ void perf_tp_event(u16 event_type, u64 count, void *record, int entry_size,
 }
 EXPORT_SYMBOL_GPL(perf_tp_event);
 
+/* Does one of the trace event's BPF programs want the record? */
+static bool perf_tp_bpf_wants(struct trace_event_call *call, void *record,
+			      struct pt_regs *regs)
+{
+	/* They find the registers in the record's first word. */
+	memcpy(record, &regs, sizeof(regs));
+	return trace_call_bpf(call, record);
+}
+
 /**
  * perf_trace_run_bpf_submit - submit a trace event record to perf
  * @raw_data: the record
@@ -175,12 +184,10 @@ void perf_trace_run_bpf_submit(void *raw_data, int size, int rctx,
 			       struct pt_regs *regs, struct hlist_head *head,
 			       struct task_struct *task)
 {
-	if (bpf_prog_array_valid(call)) {
-		*(struct pt_regs **)raw_data = regs;
-		if (!trace_call_bpf(call, raw_data) || hlist_empty(head)) {
-			perf_swevent_put_recursion_context(rctx);
-			return;
-		}
+	if (bpf_prog_array_valid(call) &&
+	    (!perf_tp_bpf_wants(call, raw_data, regs) || hlist_empty(head))) {
+		perf_swevent_put_recursion_context(rctx);
+		return;
 	}
 	perf_tp_event(call->event.type, count, raw_data, size, regs, head,
 		      rctx, task);
