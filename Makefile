@@ -6,6 +6,7 @@
 #   make fuzz [KERNEL=...] [FUZZ_MINUTES=10]      KASAN kernel, trinity on perf
 #   make qemu                                     QEMU with the emulated PMU
 #   make bench                                    perf-bench on both kernels, ratios
+#   make bpftrace [KERNEL=...]                    bpftrace_test.sh with Debian's bpftrace
 #   make profile [PROFILE_CMD=...]                instructions per function, both kernels
 #   make patches                                  the patch series, in build/patches/
 #   make patches-check                            apply it to the base, build each step
@@ -18,7 +19,7 @@ CMD ?=
 PMU ?= intel
 export PMU
 
-.PHONY: check fuzz run bench profile patches patches-check kernel tree qemu clean distclean
+.PHONY: check fuzz run bench bpftrace profile patches patches-check kernel tree qemu clean distclean
 
 check:
 	@harness/check.sh $(KERNEL)
@@ -31,6 +32,11 @@ run:
 
 bench:
 	@harness/bench.sh
+
+# Debian's bpftrace in the guest, and bpftrace_test.sh alone (one boot).
+bpftrace:
+	@HARNESS_BPFTRACE=1 HARNESS_TESTS="$${HARNESS_TESTS:-bpftrace_test.sh}" \
+		HARNESS_PMU_CHECK=0 harness/check.sh $(KERNEL)
 
 profile:
 	@harness/profile.sh

@@ -6,8 +6,9 @@
 # qemu.sh needs to fetch and build QEMU, and the firmware it boots with
 # (Debian's qemu-system-x86 stays for comparing speed with it).  Line 8:
 # what checkpatch.pl's SPDX check (scripts/spdxcheck.py) imports, for
-# make patches.  Line 9: make bench's curves and the fuzzer make fuzz
-# runs in the guest.
+# make patches.  Line 9: make bench's curves, the fuzzer make fuzz runs
+# in the guest, and pahole, which makes the kernel's BTF
+# (CONFIG_DEBUG_INFO_BTF).
 pkgs="linux-source-6.1 qemu-system-x86 busybox-static ccache build-essential
       bc bison flex libelf-dev libssl-dev cpio kmod xz-utils gawk perl rsync
       linux-perf gcc-multilib libc6-dev-i386 git time
@@ -16,7 +17,9 @@ pkgs="linux-source-6.1 qemu-system-x86 busybox-static ccache build-essential
       libglib2.0-dev libpixman-1-dev libfdt-dev zlib1g-dev
       qemu-system-data seabios
       python3-ply python3-git
-      gnuplot-nox trinity"
+      gnuplot-nox trinity dwarves"
+# make bpftrace: Debian's bpftrace for the guest (with LLVM, ~200 MiB).
+[ "${HARNESS_BPFTRACE:-0}" = 1 ] && pkgs="$pkgs bpftrace"
 missing=
 for p in $pkgs; do
 	dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q 'ok installed' ||

@@ -44,6 +44,11 @@ if [ "${HARNESS_FUZZ:-0}" = 1 ]; then
 	printf 'FUZZ_MINUTES=%s\nFUZZ_SEED=%s\n' "${FUZZ_MINUTES:-10}" \
 		"${FUZZ_SEED:-0}" >"$root/etc/fuzz-settings"
 fi
+# Debian's bpftrace, for make bpftrace only: it and its LLVM are about
+# 200 MiB, which would slow every boot (bpftrace_test.sh skips without).
+if [ "${HARNESS_BPFTRACE:-0}" = 1 ]; then
+	copy_program "$(readlink -f "$(command -v bpftrace)")" bpftrace
+fi
 # HARNESS_TESTS='glob ...' runs only the tests matching one of the globs.
 tests=
 for t in $(cat "$out/selftests/.tests"); do

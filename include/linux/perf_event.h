@@ -561,19 +561,62 @@ struct perf_event {
 	 */
 	struct event_filter		*filter;
 #endif
+#ifdef CONFIG_BPF_SYSCALL
+	/**
+	 * @prog: the BPF program attached to the event (kernel/events/bpf.c).
+	 * A trace event based event's program runs from its trace event's
+	 * program array (kernel/trace/bpf_trace.c, under its
+	 * bpf_event_mutex); any other event's runs on each overflow, read
+	 * under RCU, and changes under perf_bpf_mutex.
+	 */
+	struct bpf_prog			*prog;
+	/** @bpf_cookie: what bpf_get_attach_cookie() gives @prog */
+	u64				bpf_cookie;
+#endif
 #endif /* CONFIG_PERF_EVENTS */
 };
 
-/**
- * struct perf_raw_record - opaque data a sample carries (PERF_SAMPLE_RAW)
- * @size: bytes at @data
- * @data: the record, e.g. a trace event's entry
- *
- * The sample pads it so that size field and data end on 8 bytes.
+/*
+ * PERF_SAMPLE_RAW data may come in pieces: @data and @size of each, with
+ * @next the piece after it (NULL after the last; @pad is the same word).
+ * A piece whose @copy is set is copied by it: @copy(dst, @data, offset,
+ * length) returns what it could not copy.  BPF output brings up to two
+ * (the program's data and a packet); bpf_trace.c initialises the union
+ * without naming it, so it stays the first member.
+ */
+struct perf_raw_frag {
+	union {
+		/* NULL after the last piece */
+		struct perf_raw_frag	*next;
+		unsigned long		pad;
+	};
+	void				*data;
+	u32				size;
+	/* NULL: copied with memcpy() */
+	unsigned long			(*copy)(void *to, const void *from,
+						unsigned long skip,
+						unsigned long n);
+};
+
+/*
+ * The opaque data of a sample (PERF_SAMPLE_RAW): a trace event's entry,
+ * or what a BPF program outputs.  The core adds up the pieces into
+ * @size, and pads them so that the size word and the data end on 8
+ * bytes.
  */
 struct perf_raw_record {
 	u32				size;
-	void				*data;
+	struct perf_raw_frag		frag;
+};
+
+/*
+ * A sample's taken branches (PERF_SAMPLE_BRANCH_STACK), @nr of them.  No
+ * PMU here records branches: perf_sample_data::br_stack stays NULL and
+ * bpf_read_branch_records() finds none.
+ */
+struct perf_branch_stack {
+	__u64				nr;
+	struct perf_branch_entry	entries[];
 };
 
 /**
@@ -601,6 +644,14 @@ struct perf_callchain_entry_ctx {
 };
 
 int perf_callchain_store(struct perf_callchain_entry_ctx *ctx, u64 ip);
+/* Call chains for BPF's stack helpers (kernel/bpf/stackmap.c). */
+struct perf_callchain_entry *
+get_perf_callchain(struct pt_regs *regs, u32 init_nr, bool kernel, bool user,
+		   u32 max_stack, bool crosstask, bool add_mark);
+int get_callchain_buffers(int max_stack);
+void put_callchain_buffers(void);
+struct perf_callchain_entry *get_callchain_entry(int *rctx);
+void put_callchain_entry(int rctx);
 /* The architecture's part of an event's mmap()ed control page. */
 void arch_perf_update_userpage(struct perf_event *event,
 			       struct perf_event_mmap_page *up, u64 now);
@@ -648,6 +699,11 @@ struct perf_sample_data {
 	u64				addr;
 	/** @raw: the RAW field, e.g. a trace event's record; NULL: empty */
 	struct perf_raw_record		*raw;
+	/**
+	 * @br_stack: the BRANCH_STACK field; NULL: the PMU records no
+	 * branches (bpf_read_branch_records() reads it).
+	 */
+	struct perf_branch_stack	*br_stack;
 	/**
 	 * @callchain: the CALLCHAIN field, collected by the core
 	 * (perf_callchain()) unless the PMU set it; NULL: empty.
@@ -725,6 +781,34 @@ static inline void perf_sample_data_init(struct perf_sample_data *data,
 		data->sample_flags |= PERF_SAMPLE_ADDR;
 	data->raw = NULL;
 }
+
+/*
+ * Take a snapshot of the CPU's last branch records into @entries (at most
+ * @cnt) and return how many there were: for bpf_get_branch_snapshot().
+ * A driver with branch records would update the static call; none here
+ * has them, so it returns 0.
+ */
+typedef int (perf_snapshot_branch_stack_t)(struct perf_branch_entry *entries,
+					   unsigned int cnt);
+DECLARE_STATIC_CALL(perf_snapshot_branch_stack, perf_snapshot_branch_stack_t);
+
+/**
+ * struct bpf_perf_event_data_kern - what a BPF_PROG_TYPE_PERF_EVENT
+ *	program runs on
+ * @regs: the registers at the overflow
+ * @data: the sample (its period and addr are readable from the program)
+ * @event: the event that overflowed
+ */
+struct bpf_perf_event_data_kern {
+	bpf_user_pt_regs_t		*regs;
+	struct perf_sample_data		*data;
+	struct perf_event		*event;
+};
+
+/* The registers a perf-event program sees, from those of an overflow. */
+#ifndef perf_arch_bpf_user_pt_regs
+#define perf_arch_bpf_user_pt_regs(regs) (regs)
+#endif
 
 /**
  * struct perf_event_context - the events scheduled together on a CPU
@@ -868,6 +952,8 @@ void perf_pmu_enable(struct pmu *pmu);
 int perf_event_overflow(struct perf_event *event,
 			struct perf_sample_data *data, struct pt_regs *regs);
 void perf_sample_event_took(u64 sample_len_ns);
+int perf_event_output(struct perf_event *event, struct perf_sample_data *data,
+		      struct pt_regs *regs);
 void perf_event_update_userpage(struct perf_event *event);
 void perf_log_lost_samples(struct perf_event *event, u64 lost);
 
@@ -883,6 +969,12 @@ void perf_event_disable(struct perf_event *event);
 struct file *perf_event_get(unsigned int fd);
 const struct perf_event *perf_get_event(struct file *file);
 const struct perf_event_attr *perf_event_attrs(struct perf_event *event);
+int perf_event_read_local(struct perf_event *event, u64 *value,
+			  u64 *enabled, u64 *running);
+
+/* BPF (kernel/events/bpf.c); the rest is in <linux/trace_events.h>. */
+void perf_event_bpf_event(struct bpf_prog *prog,
+			  enum perf_bpf_event_type type, u16 flags);
 
 /* The scheduler */
 void __perf_event_task_sched_in(struct task_struct *prev,
@@ -1111,6 +1203,15 @@ static inline void perf_event_text_poke(const void *addr,
 					size_t new_len) { }
 static inline void perf_event_ksymbol(u16 ksym_type, u64 addr, u32 len,
 				      bool unregister, const char *sym) { }
+static inline void perf_event_bpf_event(struct bpf_prog *prog,
+					enum perf_bpf_event_type type,
+					u16 flags) { }
+static inline int perf_event_read_local(struct perf_event *event, u64 *value,
+					u64 *enabled, u64 *running)
+{
+	return -EINVAL;
+}
+
 static inline void perf_sw_event(u32 event_id, u64 nr, struct pt_regs *regs,
 				 u64 addr) { }
 static inline void perf_bp_event(struct perf_event *event, void *data) { }

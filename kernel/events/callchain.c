@@ -35,6 +35,13 @@ struct perf_callchain_bufs {
 
 static struct perf_callchain_bufs __rcu *perf_callchain_bufs;
 
+/*
+ * Which of this CPU's buffers are being filled, one flag per interrupt
+ * level: a walk that a kprobe (and its BPF program) interrupts at the
+ * same level must not have its buffer taken from under it.
+ */
+static DEFINE_PER_CPU(bool, perf_callchain_busy[PERF_NR_CONTEXTS]);
+
 static void perf_callchain_bufs_free(struct perf_callchain_bufs *bufs)
 {
 	int cpu, level;
@@ -190,6 +197,145 @@ static void perf_callchain_mark(struct perf_callchain_entry_ctx *ctx,
 	ctx->contexts++;
 }
 
+/*
+ * Take this CPU's buffer of the current interrupt level, preemption off:
+ * NULL (and preemption as it was) if there are no buffers or it is in
+ * use.  Its level goes to *@level for perf_callchain_release().
+ */
+static struct perf_callchain_entry *perf_callchain_take(int *level)
+{
+	struct perf_callchain_bufs *bufs;
+	bool *busy;
+
+	preempt_disable();
+	*level = interrupt_context_level();
+	busy = this_cpu_ptr(&perf_callchain_busy[*level]);
+	bufs = rcu_dereference_sched(perf_callchain_bufs);
+	if (!bufs || READ_ONCE(*busy)) {
+		preempt_enable();
+		return NULL;
+	}
+	WRITE_ONCE(*busy, true);
+	barrier();
+	return bufs->cpu[smp_processor_id()][*level];
+}
+
+static void perf_callchain_release(int level)
+{
+	barrier();
+	this_cpu_write(perf_callchain_busy[level], false);
+	preempt_enable();
+}
+
+/* The deepest chain a buffer of the current size holds. */
+static unsigned int perf_callchain_room(void)
+{
+	struct perf_callchain_bufs *bufs;
+
+	bufs = rcu_dereference_sched(perf_callchain_bufs);
+	return bufs->entries - sysctl_perf_event_max_contexts_per_stack;
+}
+
+/**
+ * get_callchain_buffers - BPF needs the call chain buffers
+ * @max_stack: the depth it will ask for
+ *
+ * For the stack map and bpf_get_stack() (kernel/bpf/), like an event
+ * that samples call chains; undone with put_callchain_buffers().
+ *
+ * Return: 0, -EOVERFLOW if @max_stack is above perf_event_max_stack, or
+ * -ENOMEM.
+ */
+int get_callchain_buffers(int max_stack)
+{
+	if (max_stack < 0)
+		return -EINVAL;
+	return perf_callchain_get(max_stack);
+}
+
+/**
+ * put_callchain_buffers - undo get_callchain_buffers()
+ */
+void put_callchain_buffers(void)
+{
+	perf_callchain_put();
+}
+
+/**
+ * get_callchain_entry - take this CPU's call chain buffer of this level
+ * @rctx: where the level goes, for put_callchain_entry()
+ *
+ * Only while get_callchain_buffers() holds the buffers.  Preemption is
+ * off until put_callchain_entry(); the buffer holds up to
+ * perf_event_max_stack addresses and stays valid until the next user at
+ * the same interrupt level on this CPU.
+ *
+ * Return: the buffer, or NULL if it is in use here (recursion) or there
+ * are none.
+ */
+struct perf_callchain_entry *get_callchain_entry(int *rctx)
+{
+	return perf_callchain_take(rctx);
+}
+
+/**
+ * put_callchain_entry - done filling a buffer of get_callchain_entry()
+ * @rctx: what get_callchain_entry() stored
+ */
+void put_callchain_entry(int rctx)
+{
+	perf_callchain_release(rctx);
+}
+
+/**
+ * get_perf_callchain - collect a call chain for BPF
+ * @regs: the registers to start from
+ * @init_nr: entries to leave free at the start of the chain
+ * @kernel: walk the kernel stack (if @regs are the kernel's)
+ * @user: walk the user stack (of the current task)
+ * @max_stack: the most addresses it may hold, @init_nr included
+ * @crosstask: @regs are another task's: no user stack
+ * @add_mark: put PERF_CONTEXT_KERNEL/_USER markers in front of each part
+ *
+ * The architecture's unwinders, as for PERF_SAMPLE_CALLCHAIN.  Any
+ * context.
+ *
+ * Return: the chain (its @nr counts @init_nr), valid until the next
+ * user of this CPU's buffer of the same level; or NULL.
+ */
+struct perf_callchain_entry *
+get_perf_callchain(struct pt_regs *regs, u32 init_nr, bool kernel, bool user,
+		   u32 max_stack, bool crosstask, bool add_mark)
+{
+	struct perf_callchain_entry_ctx ctx = { };
+	int level;
+
+	ctx.entry = perf_callchain_take(&level);
+	if (!ctx.entry)
+		return NULL;
+	ctx.max_stack = min(max_stack, perf_callchain_room());
+	ctx.entry->nr = min(init_nr, ctx.max_stack);
+	ctx.nr = ctx.entry->nr;
+
+	if (kernel && !user_mode(regs)) {
+		if (add_mark)
+			perf_callchain_mark(&ctx, PERF_CONTEXT_KERNEL);
+		perf_callchain_kernel(&ctx, regs);
+	}
+	if (user && !crosstask) {
+		if (!user_mode(regs))
+			regs = current->mm && !(current->flags & PF_KTHREAD) ?
+			       task_pt_regs(current) : NULL;
+		if (regs) {
+			if (add_mark)
+				perf_callchain_mark(&ctx, PERF_CONTEXT_USER);
+			perf_callchain_user(&ctx, regs);
+		}
+	}
+	perf_callchain_release(level);
+	return ctx.entry;
+}
+
 /**
  * perf_callchain - collect the call chain of a sample
  * @event: the sampling event
@@ -207,17 +353,14 @@ struct perf_callchain_entry *perf_callchain(struct perf_event *event,
 					    struct pt_regs *regs)
 {
 	struct perf_callchain_entry_ctx ctx = { };
-	struct perf_callchain_bufs *bufs;
-	unsigned int max;
+	int level;
 
-	bufs = rcu_dereference_sched(perf_callchain_bufs);
-	if (!bufs)
+	ctx.entry = perf_callchain_take(&level);
+	if (!ctx.entry)
 		return NULL;
-	ctx.entry = bufs->cpu[smp_processor_id()][interrupt_context_level()];
 	ctx.entry->nr = 0;
-	max = min_t(unsigned int, event->attr.sample_max_stack,
-		    bufs->entries - sysctl_perf_event_max_contexts_per_stack);
-	ctx.max_stack = max;
+	ctx.max_stack = min_t(unsigned int, event->attr.sample_max_stack,
+			      perf_callchain_room());
 
 	if (!event->attr.exclude_callchain_kernel && !user_mode(regs)) {
 		perf_callchain_mark(&ctx, PERF_CONTEXT_KERNEL);
@@ -226,14 +369,16 @@ struct perf_callchain_entry *perf_callchain(struct perf_event *event,
 
 	/* The user marker goes in even when no room is left after it. */
 	if (event->attr.exclude_callchain_user)
-		return ctx.entry;
+		goto out;
 	if (!user_mode(regs)) {
 		/* A kernel thread has no user part. */
 		if (!current->mm || (current->flags & PF_KTHREAD))
-			return ctx.entry;
+			goto out;
 		regs = task_pt_regs(current);
 	}
 	perf_callchain_mark(&ctx, PERF_CONTEXT_USER);
 	perf_callchain_user(&ctx, regs);
+out:
+	perf_callchain_release(level);
 	return ctx.entry;
 }

@@ -169,8 +169,10 @@ struct perf_event *perf_event_alloc(struct perf_event_attr *attr, int cpu,
 
 	if (task)
 		static_branch_inc(&perf_sched_events.key);
-	if (parent)
+	if (parent) {
 		perf_event_get_ref(parent);
+		perf_bpf_inherit(event, parent);
+	}
 
 	return event;
 
@@ -204,6 +206,7 @@ void perf_event_free(struct perf_event *event)
 
 	perf_event_release_output(event);
 	perf_event_sync_pending(event);
+	perf_bpf_free(event);
 	perf_event_destroy_pmu(event);
 	perf_sb_account(event, false);
 

@@ -17,6 +17,7 @@
  *   software.c    the software PMU and perf_sw_event()
  *   tracepoint.c  the tracepoint PMU and the trace event entry points
  *   probe_pmu.c   the kprobe and uprobe PMUs
+ *   bpf.c         BPF programs on events; records of BPF programs
  *   hw_breakpoint.c  the breakpoint PMU and the hw_breakpoint API
  *   bp_slots.c    sharing the debug registers between breakpoints
  *   sysctl.c      /proc/sys/kernel/perf_* and their derived limits
@@ -273,6 +274,8 @@ unsigned int perf_output_copy(struct perf_output_handle *handle,
 void perf_output_skip(struct perf_output_handle *handle, unsigned int len);
 unsigned long perf_output_copy_user(struct perf_output_handle *handle,
 				    const void __user *src, unsigned long len);
+unsigned long perf_output_copy_frag(struct perf_output_handle *handle,
+				    const struct perf_raw_frag *frag);
 void perf_output_end(struct perf_output_handle *handle);
 void perf_output_sample_done(struct perf_output_handle *handle);
 
@@ -292,8 +295,6 @@ unsigned int perf_sample_id_size(struct perf_event *event);
 void perf_output_sample_id(struct perf_output_handle *handle,
 			   struct perf_event *event,
 			   struct perf_sample_data *data);
-void perf_event_output(struct perf_event *event,
-		       struct perf_sample_data *data, struct pt_regs *regs);
 u64 perf_event_time_clock(struct perf_event *event);
 unsigned int perf_sample_read_size(struct perf_event *event);
 u32 perf_record_pid(struct perf_event *event, struct task_struct *task,
@@ -313,6 +314,7 @@ enum perf_sb_kind {
 	PERF_SB_KSYMBOL,	/* ksymbol */
 	PERF_SB_TEXT_POKE,	/* text_poke */
 	PERF_SB_CGROUP,		/* cgroup: new cgroups (cgroup.c) */
+	PERF_SB_BPF_EVENT,	/* bpf_event: BPF programs (bpf.c) */
 	PERF_SB_NR
 };
 
@@ -503,6 +505,55 @@ static inline void perf_cgroup_ctx_del(struct perf_event_context *ctx,
 static inline void perf_cgroup_sched_out(struct task_struct *prev,
 					 struct task_struct *next) { }
 #endif /* CONFIG_CGROUP_PERF */
+
+/* bpf.c */
+#ifdef CONFIG_BPF_SYSCALL
+void perf_bpf_inherit(struct perf_event *event, struct perf_event *parent);
+bool perf_bpf_overflow(struct perf_event *event,
+		       struct perf_sample_data *data, struct pt_regs *regs);
+int perf_bpf_ioctl(struct perf_event *event, unsigned int cmd,
+		   unsigned long arg);
+void perf_event_free_bpf_prog(struct perf_event *event);
+
+/* The event is being freed: its program goes. */
+static inline void perf_bpf_free(struct perf_event *event)
+{
+	perf_event_free_bpf_prog(event);
+}
+
+/*
+ * Is the sample of this overflow to be written?  Not if the event's
+ * perf-event program says no.  A pointer test while it has none.
+ */
+static inline bool perf_bpf_sample_wanted(struct perf_event *event,
+					  struct perf_sample_data *data,
+					  struct pt_regs *regs)
+{
+	if (likely(!READ_ONCE(event->prog)))
+		return true;
+	return perf_bpf_overflow(event, data, regs);
+}
+#else
+static inline void perf_bpf_inherit(struct perf_event *event,
+				    struct perf_event *parent) { }
+static inline bool perf_bpf_sample_wanted(struct perf_event *event,
+					  struct perf_sample_data *data,
+					  struct pt_regs *regs)
+{
+	return true;
+}
+
+static inline int perf_bpf_ioctl(struct perf_event *event, unsigned int cmd,
+				 unsigned long arg)
+{
+	if (cmd == PERF_EVENT_IOC_QUERY_BPF)
+		return perf_refuse(-EOPNOTSUPP, "IOC_QUERY_BPF: no BPF here",
+				   arg);
+	return perf_refuse(-EOPNOTSUPP, "IOC_SET_BPF: no BPF here", arg);
+}
+
+static inline void perf_bpf_free(struct perf_event *event) { }
+#endif
 
 /* The event id counter: ids are unique over the life of the system. */
 u64 perf_next_event_id(void);

@@ -239,7 +239,7 @@ int __perf_event_overflow(struct perf_event *event, bool may_throttle,
 
 	if (event->overflow_handler)
 		event->overflow_handler(event, data, regs);
-	else
+	else if (perf_bpf_sample_wanted(event, data, regs))
 		perf_event_output(event, data, regs);
 
 	/* O_ASYNC owners hear of every overflow, not only of wakeups. */

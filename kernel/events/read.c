@@ -250,6 +250,56 @@ out:
 	return ret;
 }
 
+/**
+ * perf_event_read_local - read an event's count where it runs, now
+ * @event: the event
+ * @value: where its count goes
+ * @enabled: where its time enabled goes, or NULL
+ * @running: where its time running goes, or NULL
+ *
+ * For bpf_perf_event_read() and friends: any context, NMI included, with
+ * no lock and no IPI, so only for an event that is readable from here:
+ * a task's event of the current task, or a CPU-wide event of this CPU.
+ * The counts of inherited copies are not summed up.
+ *
+ * Return: 0; -EOPNOTSUPP for an inherited event (attr.inherit); -EINVAL
+ * for another task's event or another CPU's; -EBUSY for a pinned event
+ * that is not on this CPU now.
+ */
+int perf_event_read_local(struct perf_event *event, u64 *value,
+			  u64 *enabled, u64 *running)
+{
+	int cpu, ret = 0;
+	unsigned long flags;
+	u64 en, run;
+
+	local_irq_save(flags);
+	cpu = smp_processor_id();
+	if (event->attr.inherit)
+		ret = -EOPNOTSUPP;
+	else if (event->attach_state & PERF_ATTACH_TASK ?
+		 event->hw.target != current : event->cpu != cpu)
+		ret = -EINVAL;
+	else if (event->attr.pinned && READ_ONCE(event->oncpu) != cpu)
+		ret = -EBUSY;
+	if (ret)
+		goto out;
+
+	if (READ_ONCE(event->oncpu) == cpu)
+		event->pmu->read(event);
+	*value = local64_read(&event->count);
+	if (enabled || running) {
+		perf_event_times_now(event, &en, &run);
+		if (enabled)
+			*enabled = en;
+		if (running)
+			*running = run;
+	}
+out:
+	local_irq_restore(flags);
+	return ret;
+}
+
 static void perf_reset_one(struct perf_event *event,
 			   struct perf_event_context *ctx, void *unused)
 {
@@ -405,9 +455,8 @@ static long perf_ioctl_locked(struct perf_event *event, unsigned int cmd,
 	case PERF_EVENT_IOC_SET_OUTPUT:
 		return perf_ioctl_set_output(event, arg);
 	case PERF_EVENT_IOC_SET_BPF:
-		return perf_refuse(-EOPNOTSUPP, "IOC_SET_BPF: no BPF here", arg);
 	case PERF_EVENT_IOC_QUERY_BPF:
-		return perf_refuse(-EOPNOTSUPP, "IOC_QUERY_BPF: no BPF here", arg);
+		return perf_bpf_ioctl(event, cmd, arg);
 	case PERF_EVENT_IOC_PAUSE_OUTPUT:
 		return perf_ioctl_pause_output(event, arg);
 	case PERF_EVENT_IOC_MODIFY_ATTRIBUTES:

@@ -65,6 +65,8 @@ static unsigned int perf_sb_kinds(const struct perf_event_attr *attr)
 		kinds |= BIT(PERF_SB_TEXT_POKE);
 	if (attr->cgroup)
 		kinds |= BIT(PERF_SB_CGROUP);
+	if (attr->bpf_event)
+		kinds |= BIT(PERF_SB_BPF_EVENT);
 	return kinds;
 }
 

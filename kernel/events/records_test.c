@@ -1,11 +1,12 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * KUnit tests of the side-band records that user space cannot cause on
- * the test kernel (records.c, records_mmap.c):
+ * KUnit tests of the side-band records that user space cannot cause at
+ * will on the test kernel (records.c, records_mmap.c):
  *
- *  - PERF_RECORD_KSYMBOL and PERF_RECORD_TEXT_POKE, whose callers (BPF,
- *    kprobes, ftrace trampolines, text patching) are not built in, are
- *    raised by calling their hooks directly;
+ *  - PERF_RECORD_KSYMBOL and PERF_RECORD_TEXT_POKE, whose callers
+ *    (kprobes, ftrace trampolines, text patching; BPF's, which
+ *    bpf_prog_event_test sees, give no bad types) are raised by calling
+ *    their hooks directly;
  *  - PERF_RECORD_LOST_SAMPLES, which only PMU drivers write;
  *  - the prot and flags an MMAP2 record reports for VM_* flags.
  *

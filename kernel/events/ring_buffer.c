@@ -423,6 +423,34 @@ unsigned long perf_output_copy_user(struct perf_output_handle *handle,
 }
 
 /**
+ * perf_output_copy_frag - copy a piece of raw data into a reserved record
+ * @handle: from perf_output_begin()
+ * @frag: the piece; its copy function, if it has one, does the copying
+ *	(for data memcpy() cannot read, a BPF program's packet)
+ *
+ * The bytes the copy function leaves are left as they are.
+ *
+ * Return: the number of bytes not copied.
+ */
+unsigned long perf_output_copy_frag(struct perf_output_handle *handle,
+				    const struct perf_raw_frag *frag)
+{
+	struct perf_buffer *rb = handle->rb;
+	unsigned long len = frag->size;
+	unsigned long off = handle->offset & (rb->data_size - 1);
+	unsigned long first = min(len, rb->data_size - off);
+	unsigned long left;
+
+	if (!frag->copy)
+		return perf_output_copy(handle, frag->data, len);
+	left = frag->copy(rb->data + off, frag->data, 0, first);
+	if (len > first)
+		left += frag->copy(rb->data, frag->data, first, len - first);
+	perf_output_skip(handle, len);
+	return left;
+}
+
+/**
  * perf_output_end - finish a record and publish it
  * @handle: from perf_output_begin()
  *

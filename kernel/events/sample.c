@@ -331,10 +331,22 @@ static u64 perf_sample_stack_size(struct perf_event *event,
 	return round_down(size, sizeof(u64));
 }
 
+/*
+ * The size of the PERF_SAMPLE_RAW field, the u32 size word included: the
+ * pieces of the data are summed up into raw->size on the way.
+ */
 static unsigned int perf_sample_raw_size(struct perf_sample_data *data)
 {
-	u32 size = data->raw ? data->raw->size : 0;
+	struct perf_raw_record *raw = data->raw;
+	struct perf_raw_frag *frag;
+	u64 size = 0;
 
+	if (raw) {
+		for (frag = &raw->frag; frag; frag = frag->next)
+			size += frag->size;
+		raw->size = min_t(u64, size, U32_MAX - 2 * sizeof(u64));
+		size = raw->size;
+	}
 	return round_up(size + sizeof(u32), sizeof(u64));
 }
 
@@ -446,11 +458,12 @@ static void perf_output_raw(struct perf_output_handle *handle,
 {
 	u32 size = perf_sample_raw_size(data) - sizeof(u32);
 	u32 len = data->raw ? data->raw->size : 0;
+	struct perf_raw_frag *frag;
 	u64 zero = 0;
 
 	perf_output_put(handle, size);
-	if (len)
-		perf_output_copy(handle, data->raw->data, len);
+	for (frag = len ? &data->raw->frag : NULL; frag; frag = frag->next)
+		perf_output_copy_frag(handle, frag);
 	if (size > len)
 		perf_output_copy(handle, &zero, size - len);
 }
@@ -540,25 +553,35 @@ static void perf_output_sample(struct perf_output_handle *handle,
 }
 
 /**
- * perf_event_output - write a PERF_RECORD_SAMPLE for an overflow
- * @event: the event that overflowed
- * @data: the sample the PMU started
+ * perf_event_output - write a PERF_RECORD_SAMPLE
+ * @event: the event that overflowed, or whose buffer a BPF program
+ *	writes to (bpf_perf_event_output())
+ * @data: the sample the PMU (or BPF) started
  * @regs: the registers at the overflow
+ *
+ * Any context, NMI included.
+ *
+ * Return: 0; -ENOSPC if the event has no buffer or the record did not
+ * fit (it is counted as lost); -E2BIG if it would be longer than a
+ * record can be (64 KiB).
  */
-void perf_event_output(struct perf_event *event,
-		       struct perf_sample_data *data, struct pt_regs *regs)
+int perf_event_output(struct perf_event *event,
+		      struct perf_sample_data *data, struct pt_regs *regs)
 {
 	struct perf_output_handle handle;
 	struct perf_event_header header;
 	unsigned int size;
+	int ret;
 
 	size = perf_prepare_sample(&header, data, event, regs);
 	if (size > USHRT_MAX)
-		return;
+		return -E2BIG;
 	header.size = size;
-	if (perf_output_begin(&handle, data, event, size))
-		return;
+	ret = perf_output_begin(&handle, data, event, size);
+	if (ret)
+		return ret;
 	perf_output_sample(&handle, &header, data, event);
 	perf_output_sample_done(&handle);
 	perf_output_end(&handle);
+	return 0;
 }

@@ -57,7 +57,7 @@ static void perf_tp_count(struct perf_event *event, u64 count,
 {
 	struct perf_sample_data data;
 
-	if (!perf_tp_match(event, regs, raw->data))
+	if (!perf_tp_match(event, regs, raw->frag.data))
 		return;
 	if (!is_sampling_event(event) ||
 	    READ_ONCE(event->state) != PERF_EVENT_STATE_ACTIVE) {
@@ -130,8 +130,10 @@ void perf_tp_event(u16 event_type, u64 count, void *record, int entry_size,
 		   struct task_struct *task)
 {
 	struct perf_raw_record raw = {
-		.size	= entry_size,
-		.data	= record,
+		.frag = {
+			.size	= entry_size,
+			.data	= record,
+		},
 	};
 	struct perf_event *event;
 
@@ -150,6 +152,15 @@ void perf_tp_event(u16 event_type, u64 count, void *record, int entry_size,
 }
 EXPORT_SYMBOL_GPL(perf_tp_event);
 
+/* Does one of the trace event's BPF programs want the record? */
+static bool perf_tp_bpf_wants(struct trace_event_call *call, void *record,
+			      struct pt_regs *regs)
+{
+	/* They find the registers in the record's first word. */
+	memcpy(record, &regs, sizeof(regs));
+	return trace_call_bpf(call, record);
+}
+
 /**
  * perf_trace_run_bpf_submit - submit a trace event record to perf
  * @raw_data: the record
@@ -161,14 +172,23 @@ EXPORT_SYMBOL_GPL(perf_tp_event);
  * @head: this CPU's list of events attached to the trace event
  * @task: the task the record concerns, or NULL
  *
- * Called by the code every TRACE_EVENT() expands to.  Without BPF there
- * is no program to run first: this is perf_tp_event().
+ * Called by the code every TRACE_EVENT() expands to.  The trace event's
+ * BPF programs (attached to any of its perf events, kernel/events/bpf.c)
+ * run first, on the record, whose first word is made to point to @regs
+ * for them, as BPF_PROG_TYPE_TRACEPOINT programs expect; if none of
+ * them returns nonzero, or no perf event takes records on this CPU, the
+ * record goes no further.  Otherwise this is perf_tp_event().
  */
 void perf_trace_run_bpf_submit(void *raw_data, int size, int rctx,
 			       struct trace_event_call *call, u64 count,
 			       struct pt_regs *regs, struct hlist_head *head,
 			       struct task_struct *task)
 {
+	if (bpf_prog_array_valid(call) &&
+	    (!perf_tp_bpf_wants(call, raw_data, regs) || hlist_empty(head))) {
+		perf_swevent_put_recursion_context(rctx);
+		return;
+	}
 	perf_tp_event(call->event.type, count, raw_data, size, regs, head,
 		      rctx, task);
 }

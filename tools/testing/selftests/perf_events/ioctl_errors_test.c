@@ -25,8 +25,10 @@
  *    E2BIG), then another type is EINVAL, then anything but a breakpoint
  *    EOPNOTSUPP;
  *  - PERF_EVENT_IOC_PAUSE_OUTPUT: EINVAL without a buffer;
- *  - PERF_EVENT_IOC_QUERY_BPF and _SET_BPF: EOPNOTSUPP (no BPF in the
- *    test kernels' configuration);
+ *  - PERF_EVENT_IOC_QUERY_BPF: EINVAL on any event but a tracepoint,
+ *    which reads the query first (EFAULT); PERF_EVENT_IOC_SET_BPF:
+ *    EINVAL for a descriptor that is not a BPF program, EBADF for one
+ *    that is not open (bpf_attach_test tests programs);
  *  - ENABLE, DISABLE and RESET ignore the bits of their argument other
  *    than PERF_IOC_FLAG_GROUP.
  */
@@ -439,19 +441,22 @@ TEST_F(kind, pause_output)
 
 TEST_F(kind, bpf)
 {
+	bool tp = variant->kind == TRACEPOINT;
 	__u32 info[4] = { 0 };
 
-	EXPECT_EQ(EOPNOTSUPP, IOCTL_ERR(self->count_fd,
-					PERF_EVENT_IOC_QUERY_BPF, info));
-	EXPECT_EQ(EOPNOTSUPP, IOCTL_ERR(self->count_fd,
-					PERF_EVENT_IOC_QUERY_BPF, NULL));
-	EXPECT_EQ(EOPNOTSUPP, IOCTL_ERR(self->sample_fd,
-					PERF_EVENT_IOC_QUERY_BPF,
-					self->hole));
-	EXPECT_EQ(EOPNOTSUPP, IOCTL_ERR(self->count_fd,
-					PERF_EVENT_IOC_SET_BPF, 0));
-	EXPECT_EQ(EOPNOTSUPP, IOCTL_ERR(self->sample_fd,
-					PERF_EVENT_IOC_SET_BPF, -1L));
+	EXPECT_EQ(tp ? 0 : EINVAL, IOCTL_ERR(self->count_fd,
+					     PERF_EVENT_IOC_QUERY_BPF, info));
+	EXPECT_EQ(0, info[1]);
+	EXPECT_EQ(tp ? EFAULT : EINVAL, IOCTL_ERR(self->count_fd,
+						  PERF_EVENT_IOC_QUERY_BPF,
+						  NULL));
+	EXPECT_EQ(tp ? EFAULT : EINVAL, IOCTL_ERR(self->sample_fd,
+						  PERF_EVENT_IOC_QUERY_BPF,
+						  self->hole));
+	EXPECT_EQ(EINVAL, IOCTL_ERR(self->count_fd, PERF_EVENT_IOC_SET_BPF,
+				    self->sample_fd));
+	EXPECT_EQ(EBADF, IOCTL_ERR(self->sample_fd, PERF_EVENT_IOC_SET_BPF,
+				   -1L));
 }
 
 TEST_F(kind, enable_flags_ignored)
