@@ -35,6 +35,10 @@ fi
 if [ -x "$GDB_DIR/usr/bin/gdb" ]; then
 	copy_program "$GDB_DIR/usr/bin/gdb" gdb
 fi
+# Three of Debian's libbpf-tools (about 1 MiB), for libbpf_tools_test.sh.
+for t in opensnoop execsnoop runqlen; do
+	[ -x "/usr/sbin/$t" ] && copy_program "/usr/sbin/$t" "$t"
+done
 # make fuzz (HARNESS_FUZZ=1): trinity and the guest's fuzz script, with
 # the run's length and seed.
 if [ "${HARNESS_FUZZ:-0}" = 1 ]; then

@@ -10,6 +10,11 @@
  *    it too;
  *  - bpf_get_stack() in such a program reads the sample's call chain;
  *    in a tracepoint program, the kernel stack of the tracepoint;
+ *    bpf_get_stackid() stores the chain in a stack map, under the id it
+ *    returns;
+ *  - on a hardware event the program runs in the overflow NMI, and
+ *    bpf_perf_event_output() from there writes into a BPF output
+ *    event's buffer, one record per overflow;
  *  - loading a program writes PERF_RECORD_KSYMBOL (its JITed image) and
  *    PERF_RECORD_BPF_EVENT (PERF_BPF_EVENT_PROG_LOAD, its id and tag) to
  *    the events that asked for them (attr.ksymbol, attr.bpf_event);
@@ -24,6 +29,7 @@
 
 #include "perf_test_util.h"
 #include "perf_sample_util.h"
+#include "hw_test_util.h"
 #include "bpf_test_util.h"
 #include "../kselftest_harness.h"
 
@@ -290,6 +296,178 @@ TEST(get_stack)
 	close(fd);
 	close(prog);
 	close(results);
+}
+
+/*
+ * A program that stores what bpf_get_stackid(ctx, @stacks, @flags)
+ * returns into slot 0 of @results, for process @pid.
+ */
+static int load_get_stackid(int stacks, int results, __u64 flags, pid_t pid)
+{
+	struct bpf_insn insns[] = {
+		MOV64_REG(R6, R1),
+		BPF_PID_FILTER(pid, 14),
+		MOV64_REG(R1, R6),
+		LD_MAP(R2, stacks),
+		MOV64_IMM(R3, flags),
+		CALL(BPF_FUNC_get_stackid),
+		MOV64_REG(R7, R0),
+		ST_W(R10, -8, 0),
+		LD_MAP(R1, results),
+		MOV64_REG(R2, R10),
+		ADD64_IMM(R2, -8),
+		CALL(BPF_FUNC_map_lookup_elem),
+		JEQ_IMM(R0, 0, 1),
+		STX_DW(R0, R7, 0),
+		MOV64_IMM(R0, 1),
+		EXIT(),
+	};
+
+	return bpf_load(BPF_PROG_TYPE_PERF_EVENT, insns, ARRAY_LEN(insns));
+}
+
+#define STACK_DEPTH	32
+
+TEST(get_stackid)
+{
+	__u64 frames[STACK_DEPTH] = { 0 }, first;
+	struct perf_event_attr attr;
+	int stacks, results, prog, fd;
+	__s64 id = -12345;
+
+	if (!bpf_available())
+		SKIP(return, "no bpf(2)");
+	stacks = bpf_map(BPF_MAP_TYPE_STACK_TRACE, 4, sizeof(frames), 16);
+	ASSERT_LE(0, stacks) TH_LOG("%s", strerror(errno));
+	results = bpf_map(BPF_MAP_TYPE_ARRAY, 4, sizeof(id), 1);
+	ASSERT_LE(0, results);
+	ASSERT_EQ(0, bpf_update(results, 0, &id));
+	prog = load_get_stackid(stacks, results, BPF_F_USER_STACK, getpid());
+	ASSERT_LE(0, prog) TH_LOG("%s", bpf_log);
+
+	/* Page faults, with the call chain the program's stack comes from. */
+	fd = faults_open(&attr, false);
+	ASSERT_LE(0, fd);
+	close(fd);
+	attr.sample_type |= PERF_SAMPLE_CALLCHAIN;
+	fd = sys_perf_event_open(&attr, 0, -1, -1, 0);
+	ASSERT_LE(0, fd);
+	ASSERT_EQ(0, ioctl(fd, PERF_EVENT_IOC_SET_BPF, prog));
+	ASSERT_EQ(0, fault_enabled(fd, 4));
+	ASSERT_EQ(0, bpf_lookup(results, 0, &id));
+	ASSERT_LE(0, id);
+	ASSERT_GT(16, id);
+	/* The stack under that id: user addresses, as with bpf_get_stack(). */
+	ASSERT_EQ(0, bpf_lookup(stacks, id, frames));
+	first = frames[0] == (__u64)PERF_CONTEXT_USER ? frames[1] : frames[0];
+	EXPECT_NE(0, first);
+	EXPECT_GT(0x800000000000ULL, first);
+	close(fd);
+	close(prog);
+	close(results);
+	close(stacks);
+}
+
+#define NMI_PERIOD	100000
+#define NMI_LOOPS	2000000	/* HW_LOOP_INSNS each: 80 overflows */
+#define NMI_PAYLOAD	0x0123456789abcdefULL
+
+/*
+ * A program that writes NMI_PAYLOAD with bpf_perf_event_output() into
+ * slot 0 of @array, and returns 0: the sample itself is not written.
+ */
+static int load_output(int array)
+{
+	struct bpf_insn insns[] = {
+		LD_IMM64(R2, NMI_PAYLOAD),
+		STX_DW(R10, R2, -8),
+		LD_MAP(R2, array),
+		MOV32_IMM(R3, 0),
+		MOV64_REG(R4, R10),
+		ADD64_IMM(R4, -8),
+		MOV64_IMM(R5, 8),
+		CALL(BPF_FUNC_perf_event_output),
+		MOV64_IMM(R0, 0),
+		EXIT(),
+	};
+
+	return bpf_load(BPF_PROG_TYPE_PERF_EVENT, insns, ARRAY_LEN(insns));
+}
+
+struct nmi_seen {
+	int raw, good, other;
+};
+
+static int check_nmi_output(struct perf_event_header *h, void *arg)
+{
+	struct nmi_seen *seen = arg;
+	const __u32 *size = (const __u32 *)(h + 1);
+	__u64 payload;
+
+	if (h->type != PERF_RECORD_SAMPLE) {
+		seen->other++;
+		return 0;
+	}
+	seen->raw++;
+	memcpy(&payload, size + 1, sizeof(payload));
+	if (*size == 12 && payload == NMI_PAYLOAD)
+		seen->good++;
+	return 0;
+}
+
+TEST(output_from_nmi)
+{
+	struct perf_event_attr attr;
+	struct nmi_seen seen = { 0 };
+	int array, prog, out, fd;
+	struct ring ring, hw_ring;
+	__u64 count;
+
+	HW_SKIP_WITHOUT_PMU();
+	if (!bpf_available())
+		SKIP(return, "no bpf(2)");
+	ASSERT_EQ(0, pin_to_cpu(0));
+	array = bpf_map(BPF_MAP_TYPE_PERF_EVENT_ARRAY, 4, 4, 1);
+	ASSERT_LE(0, array);
+	prog = load_output(array);
+	ASSERT_LE(0, prog) TH_LOG("%s", bpf_log);
+
+	/* The BPF output event, this task's, into slot 0. */
+	sw_attr_init(&attr, PERF_COUNT_SW_BPF_OUTPUT);
+	attr.sample_type = PERF_SAMPLE_RAW;
+	attr.sample_period = 1;
+	out = sys_perf_event_open(&attr, 0, -1, -1, 0);
+	ASSERT_LE(0, out) TH_LOG("%s", strerror(errno));
+	ASSERT_EQ(0, ring_map(&ring, out, 16));
+	ring_prefault(&ring);
+	ASSERT_EQ(0, bpf_update(array, 0, &out));
+
+	/* User instructions, an overflow every NMI_PERIOD of them. */
+	hw_attr_init(&attr, PERF_TYPE_HARDWARE, PERF_COUNT_HW_INSTRUCTIONS);
+	attr.sample_period = NMI_PERIOD;
+	attr.sample_type = PERF_SAMPLE_IP;
+	fd = sys_perf_event_open(&attr, 0, -1, -1, 0);
+	ASSERT_LE(0, fd) TH_LOG("%s", strerror(errno));
+	ASSERT_EQ(0, ring_map(&hw_ring, fd, 4));
+	ring_prefault(&hw_ring);
+	ASSERT_EQ(0, ioctl(fd, PERF_EVENT_IOC_SET_BPF, prog));
+	ASSERT_EQ(0, hw_count_loop(fd, NMI_LOOPS, &count));
+
+	/* One record per overflow, none of them in the event's own buffer. */
+	EXPECT_LE(0, ring_drain(&ring, check_nmi_output, &seen));
+	EXPECT_LE(NMI_LOOPS * HW_LOOP_INSNS / NMI_PERIOD, count / NMI_PERIOD);
+	/* The last overflow may be pending at the disable. */
+	EXPECT_GE(count / NMI_PERIOD, seen.raw);
+	EXPECT_LE(count / NMI_PERIOD - 1, seen.raw);
+	EXPECT_EQ(seen.raw, seen.good);
+	EXPECT_EQ(0, seen.other);
+	EXPECT_EQ(0, ring_drain(&hw_ring, NULL, NULL));
+	ring_unmap(&hw_ring);
+	ring_unmap(&ring);
+	close(fd);
+	close(out);
+	close(prog);
+	close(array);
 }
 
 struct bpf_records {

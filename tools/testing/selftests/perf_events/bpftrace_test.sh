@@ -14,9 +14,9 @@ dir=$(cd "$(dirname "$0")" && pwd)
 loops=1000
 
 command -v bpftrace >/dev/null 2>&1 ||
-	tap_skip_each 8 "bpftrace is not in the guest (make bpftrace)"
+	tap_skip_each 9 "bpftrace is not in the guest (make bpftrace)"
 mount_tracefs
-tap_plan 8
+tap_plan 9
 
 out=/tmp/bpftrace_test.$$
 # bpftrace -e $1 -c $2, its output in $out; its exit status.
@@ -101,6 +101,24 @@ else
 	tap_n=$((tap_n + 1))
 	echo "ok $tap_n # SKIP no hardware PMU"
 fi
+
+# 9: perf record -a while bpftrace loads, runs and unloads a program:
+# the program's KSYMBOL record lets perf report name the samples in its
+# JIT code.  Instructions with a fixed period where there is a PMU, so
+# that the few thousand instructions the program runs get samples.
+ev="-e cpu-clock -c 50000"
+[ -e /sys/bus/event_source/devices/cpu/type ] && ev="-e instructions -c 20000"
+: >"$out"
+# shellcheck disable=SC2086
+timeout 180 perf record -q -a $ev -o "$out.data" -- \
+	bpftrace -e 'kprobe:__x64_sys_getppid { @k = count(); }' \
+	-c "perf bench syscall basic --loop 20000" >"$out" 2>&1
+perf report -i "$out.data" --stdio --sort sym >"$out.report" 2>>"$out"
+ok=1
+grep -q '\[k\] bpf_prog_[0-9a-f]*_kprobe' "$out.report" && ok=0
+check $ok "perf record -a names a bpftrace program's samples" "$out" \
+	"$out.report"
+rm -f "$out.data" "$out.data.old" "$out.report"
 
 rm -f "$out"
 tap_exit
