@@ -53,8 +53,16 @@ static u64 perf_sample_budget_ns __read_mostly =
 unsigned int perf_max_samples_per_tick __read_mostly =
 	DIV_ROUND_UP(PERF_DEFAULT_MAX_SAMPLE_RATE, HZ);
 
-/* Running average of the time one sample took, per CPU. */
-static DEFINE_PER_CPU(u64, perf_sample_avg_ns);
+/*
+ * The time samples took on each CPU, as a moving average over about the
+ * last PERF_SAMPLE_AVG_SPAN of them, kept as that many times the average
+ * so that short samples do not round away.  The span is long enough that
+ * one outlier (the first NMI through code a JIT or an emulator has yet
+ * to warm up, say) does not lower the rate for everyone by much.
+ */
+#define PERF_SAMPLE_AVG_SHIFT	7
+#define PERF_SAMPLE_AVG_SPAN	(1 << PERF_SAMPLE_AVG_SHIFT)
+static DEFINE_PER_CPU(u64, perf_sample_span_ns);
 
 static void perf_sample_budget_update(void)
 {
@@ -93,14 +101,15 @@ static DEFINE_IRQ_WORK(perf_rate_lowered_work, perf_rate_lowered_notice);
  */
 void perf_sample_event_took(u64 ns)
 {
-	u64 budget = READ_ONCE(perf_sample_budget_ns), avg;
+	u64 budget = READ_ONCE(perf_sample_budget_ns), span, avg;
 	int percent, rate;
 
 	if (!budget)
 		return;
-	avg = __this_cpu_read(perf_sample_avg_ns);
-	avg = avg - avg / 8 + ns / 8;
-	__this_cpu_write(perf_sample_avg_ns, avg);
+	span = __this_cpu_read(perf_sample_span_ns);
+	span += ns - (span >> PERF_SAMPLE_AVG_SHIFT);
+	__this_cpu_write(perf_sample_span_ns, span);
+	avg = span >> PERF_SAMPLE_AVG_SHIFT;
 	if (avg <= budget)
 		return;
 
@@ -137,7 +146,7 @@ void perf_sample_event_took(u64 ns)
  */
 void perf_sample_budget_reset(void)
 {
-	this_cpu_write(perf_sample_avg_ns, 0);
+	this_cpu_write(perf_sample_span_ns, 0);
 	perf_sample_budget_update();
 }
 

@@ -53,7 +53,7 @@ static void budget_lowers_rate(struct kunit *test)
 	int rate;
 
 	budget_set(&saved, 100000, 25);
-	budget_feed(100, 10000);
+	budget_feed(1000, 10000);
 	rate = sysctl_perf_event_sample_rate;
 	/*
 	 * 10 us samples fit 25% of the time at 25000/s; with the quarter
@@ -92,6 +92,25 @@ static void budget_creeping(struct kunit *test)
 	budget_set(NULL, saved.rate, saved.percent);
 }
 
+/*
+ * One sample 600 times too long among samples within the budget: the
+ * average is over more than a hundred samples, so the rate comes down
+ * by less than a factor of ten (a tenth of the samples, 20000/s, still
+ * fits), not to a few per tick.
+ */
+static void budget_one_outlier(struct kunit *test)
+{
+	struct budget_saved saved;
+
+	budget_set(&saved, 100000, 25);
+	budget_feed(1000, 1000);
+	budget_feed(1, 1500000);
+	budget_feed(10, 1000);
+	KUNIT_EXPECT_GE(test, sysctl_perf_event_sample_rate, 10000);
+	KUNIT_EXPECT_LT(test, sysctl_perf_event_sample_rate, 100000);
+	budget_set(NULL, saved.rate, saved.percent);
+}
+
 /* However long samples take, the rate stays at HZ or above. */
 static void budget_floor(struct kunit *test)
 {
@@ -120,6 +139,7 @@ static struct kunit_case perf_sample_budget_cases[] = {
 	KUNIT_CASE(budget_within),
 	KUNIT_CASE(budget_lowers_rate),
 	KUNIT_CASE(budget_creeping),
+	KUNIT_CASE(budget_one_outlier),
 	KUNIT_CASE(budget_floor),
 	KUNIT_CASE(budget_off),
 	{}
