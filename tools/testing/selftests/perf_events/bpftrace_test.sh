@@ -104,18 +104,20 @@ fi
 
 # 9: perf record -a while bpftrace loads, runs and unloads a program:
 # the program's KSYMBOL record lets perf report name the samples in its
-# JIT code.  Instructions with a fixed period where there is a PMU, so
-# that the few thousand instructions the program runs get samples.
+# JIT code, bpf_prog_<tag>_<name>.  The program squares a number a
+# hundred times (no compiler folds that), so that its instructions get
+# samples: instructions with a fixed period where there is a PMU.
 ev="-e cpu-clock -c 50000"
-[ -e /sys/bus/event_source/devices/cpu/type ] && ev="-e instructions -c 20000"
+[ -e /sys/bus/event_source/devices/cpu/type ] && ev="-e instructions -c 100000"
 : >"$out"
 # shellcheck disable=SC2086
 timeout 180 perf record -q -a $ev -o "$out.data" -- \
-	bpftrace -e 'kprobe:__x64_sys_getppid { @k = count(); }' \
-	-c "perf bench syscall basic --loop 20000" >"$out" 2>&1
+	bpftrace -e 'kprobe:__x64_sys_getppid { $x = nsecs;
+		unroll(100) { $x = $x * $x + 1; } @k = sum($x); }' \
+	-c "perf bench syscall basic --loop 50000" >"$out" 2>&1
 perf report -i "$out.data" --stdio --sort sym >"$out.report" 2>>"$out"
 ok=1
-grep -q '\[k\] bpf_prog_[0-9a-f]*_kprobe' "$out.report" && ok=0
+grep -q '\[k\] bpf_prog_[0-9a-f]*___x64_sys_getpp' "$out.report" && ok=0
 check $ok "perf record -a names a bpftrace program's samples" "$out" \
 	"$out.report"
 rm -f "$out.data" "$out.data.old" "$out.report"
