@@ -61,7 +61,7 @@ unsigned int perf_max_samples_per_tick __read_mostly =
  * to warm up, say) does not lower the rate for everyone by much.
  */
 #define PERF_SAMPLE_AVG_SHIFT	7
-#define PERF_SAMPLE_AVG_SPAN	(1 << PERF_SAMPLE_AVG_SHIFT)
+#define PERF_SAMPLE_AVG_SPAN	BIT(PERF_SAMPLE_AVG_SHIFT)
 static DEFINE_PER_CPU(u64, perf_sample_span_ns);
 
 static void perf_sample_budget_update(void)
