@@ -64,6 +64,16 @@ FILENAME == ARGV[2] {
 		syscalls = substr(line, 19) + 0
 		next
 	}
+	if (line ~ /^### fuzz lite failed/) {
+		report("fuzz_lite_test", line)
+		next
+	}
+	if (line ~ /^### fuzz lite /) {
+		split(line, f, " ")
+		lite_runs = f[4]
+		lite_events = f[6]
+		next
+	}
 	if (line ~ /^### fuzz hotplug /) {
 		hotplug = substr(line, 18) + 0
 		next
@@ -116,6 +126,8 @@ END {
 	if (reports)
 		status = 1
 	printf "fuzz: seed %s, CPU 1 unplugged %d times\n", seed, hotplug
+	printf "fuzz: fuzz_lite_test beside trinity: %d runs, %d events opened\n",
+		lite_runs, lite_events
 	printf "fuzz: %d minutes, %d syscalls, %d reports\n", minutes, syscalls, reports
 	exit status
 }

@@ -11,7 +11,8 @@
  * and the calls on its descriptors document; nothing may hang, and the
  * kernel must not complain (the harness fails a run whose console shows
  * a splat).  The seed is fixed, so a failure repeats; FUZZ_SEED in the
- * environment picks another.
+ * environment picks another, FUZZ_ROUNDS another number of rounds (make
+ * fuzz runs it over and over beside trinity, with new seeds).
  *
  * open_only opens 2000 random attrs with perf_event_max_sample_rate held
  * fixed and prints each one's answer, so that the results.log lines
@@ -279,10 +280,10 @@ TEST(fuzz)
 {
 	struct slot slots[MAX_OPEN];
 	struct perf_event_attr attr;
-	const char *seed = getenv("FUZZ_SEED");
+	const char *seed = getenv("FUZZ_SEED"), *nr = getenv("FUZZ_ROUNDS");
+	__u64 round, rounds = nr ? strtoull(nr, NULL, 0) : ROUNDS;
 	int opened = 0, i, fd, group;
 	unsigned long flags;
-	__u64 round;
 
 	fuzz_setup(seed ? strtoull(seed, NULL, 0) : 0x5eed1234abcdULL);
 	for (i = 0; i < MAX_OPEN; i++) {
@@ -290,7 +291,7 @@ TEST(fuzz)
 		slots[i].map = NULL;
 	}
 
-	for (round = 0; round < ROUNDS; round++) {
+	for (round = 0; round < rounds; round++) {
 		struct slot *s = &slots[pick(MAX_OPEN)];
 
 		if (s->fd < 0) {
@@ -328,8 +329,9 @@ TEST(fuzz)
 		if (slots[i].fd >= 0)
 			close(slots[i].fd);
 	}
-	TH_LOG("%d events opened in %d rounds", opened, ROUNDS);
-	EXPECT_LT(ROUNDS / 30, opened);
+	TH_LOG("%d events opened in %llu rounds", opened,
+	       (unsigned long long)rounds);
+	EXPECT_LT(rounds / 30, opened);
 }
 
 /*
