@@ -421,24 +421,6 @@ TEST_F(alloc, kretprobe)
 	kprobe_walk(_metadata, true);
 }
 
-/* The file offset of @addr in this program's mappings, or -1. */
-static long file_offset(const void *addr)
-{
-	unsigned long start, end, off, at = (unsigned long)addr;
-	char line[512];
-	long ret = -1;
-	FILE *f = fopen("/proc/self/maps", "r");
-
-	if (!f)
-		return -1;
-	while (fgets(line, sizeof(line), f))
-		if (sscanf(line, "%lx-%lx %*s %lx", &start, &end, &off) == 3 &&
-		    at >= start && at < end)
-			ret = at - start + off;
-	fclose(f);
-	return ret;
-}
-
 TEST_F(alloc, uprobe)
 {
 	static char exe[PATH_MAX];
@@ -454,7 +436,7 @@ TEST_F(alloc, uprobe)
 	if (type < 0)
 		SKIP(return, "no uprobe PMU");
 	len = readlink("/proc/self/exe", exe, sizeof(exe) - 1);
-	off = file_offset(probed_target);
+	off = maps_file_offset(probed_target);
 	ASSERT_LT(0, len);
 	ASSERT_LE(0, off);
 	exe[len] = '\0';

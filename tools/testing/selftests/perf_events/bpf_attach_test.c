@@ -68,27 +68,6 @@ int __attribute__((noinline)) uprobe_target(int x)
 	return x + 1;
 }
 
-/* The file offset of @addr in this program's mapping of it, or -1. */
-static long file_offset(const void *addr)
-{
-	unsigned long start, end, off, a = (unsigned long)addr;
-	char line[512];
-	long offset = -1;
-	FILE *f = fopen("/proc/self/maps", "r");
-
-	if (!f)
-		return -1;
-	while (fgets(line, sizeof(line), f)) {
-		if (sscanf(line, "%lx-%lx %*s %lx", &start, &end, &off) == 3 &&
-		    a >= start && a < end) {
-			offset = a - start + off;
-			break;
-		}
-	}
-	fclose(f);
-	return offset;
-}
-
 /* QUERY_BPF with room for @len ids: the errno, the count and ids. */
 static int query(int fd, __u32 len, __u32 *cnt, __u32 *ids)
 {
@@ -191,7 +170,7 @@ TEST_F(progs, set_bpf_probes)
 
 	/* A uprobe on a function of this program takes one too. */
 	fd = probe_open("uprobe", "/proc/self/exe",
-			file_offset(uprobe_target));
+			maps_file_offset(uprobe_target));
 	if (fd < 0)
 		SKIP(return, "no uprobe PMU: %s", strerror(errno));
 	EXPECT_EQ(EINVAL, ioctl_err(fd, PERF_EVENT_IOC_SET_BPF, self->tp));

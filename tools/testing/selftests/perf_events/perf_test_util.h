@@ -520,6 +520,30 @@ static inline int read_group(int fd, __u64 read_format,
 	return n < 0 ? -1 : group_split(buf, n, read_format, g);
 }
 
+/*
+ * The offset in its file of @addr, in the mapping of this process that
+ * holds it (/proc/self/maps): what a uprobe on it is given; -1 if none.
+ */
+static inline long maps_file_offset(const void *addr)
+{
+	unsigned long start, end, off, a = (unsigned long)addr;
+	char line[512];
+	long offset = -1;
+	FILE *f = fopen("/proc/self/maps", "r");
+
+	if (!f)
+		return -1;
+	while (fgets(line, sizeof(line), f)) {
+		if (sscanf(line, "%lx-%lx %*s %lx", &start, &end, &off) == 3 &&
+		    a >= start && a < end) {
+			offset = a - start + off;
+			break;
+		}
+	}
+	fclose(f);
+	return offset;
+}
+
 /* A small file's contents (at most @size - 1 bytes), NUL terminated; 0 or -1. */
 static inline int read_small_file(const char *path, char *buf, size_t size)
 {

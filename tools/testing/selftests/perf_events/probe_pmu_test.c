@@ -187,27 +187,6 @@ out:
 	return offset;
 }
 
-/* The file offset of @addr in the mapping of this program that holds it. */
-static long maps_offset(const void *addr)
-{
-	unsigned long start, end, off, a = (unsigned long)addr;
-	char line[512];
-	long offset = -1;
-	FILE *f = fopen("/proc/self/maps", "r");
-
-	if (!f)
-		return -1;
-	while (fgets(line, sizeof(line), f)) {
-		if (sscanf(line, "%lx-%lx %*s %lx", &start, &end, &off) == 3 &&
-		    a >= start && a < end) {
-			offset = a - start + off;
-			break;
-		}
-	}
-	fclose(f);
-	return offset;
-}
-
 static char exe_path[PATH_MAX];
 
 /* This program's path and the offset of uprobe_target() in it, or -1. */
@@ -383,7 +362,7 @@ TEST(uprobe_offset_from_elf)
 	long offset = target_offset();
 
 	ASSERT_LT(0, offset);
-	EXPECT_EQ(maps_offset((void *)uprobe_target), offset);
+	EXPECT_EQ(maps_file_offset((void *)uprobe_target), offset);
 }
 
 TEST(uprobe_counts_calls)
