@@ -449,6 +449,8 @@ static unsigned long long system_wide(int nr, long n)
 		close(fd[0]);
 	}
 	t0 = now_ns();
+	if (profile)
+		PROF_MARK();
 	for (k = 0; k < n; k++) {
 		for (c = 0; c < nr; c++) {
 			fd[c] = syscall(__NR_perf_event_open, &attr, -1, c,
@@ -468,6 +470,10 @@ static unsigned long long system_wide(int nr, long n)
 			munmap(map[c], len);
 			close(fd[c]);
 		}
+	}
+	if (profile) {
+		PROF_MARK();
+		prof_window("system-wide open+close", n);
 	}
 	return (now_ns() - t0) / n;
 }
@@ -740,7 +746,8 @@ int main(int argc, char **argv)
 	}
 	/*
 	 * Windows for make profile (PROFILE_CMD='perf-bench profile'): the
-	 * smallest and the largest group read and fork+exit.  Only these
+	 * smallest and the largest group read and fork+exit, fork+exit with
+	 * one inherited counter, and the system-wide open+close set.  Only these
 	 * name their windows (the first four lines' marks are theirs).
 	 */
 	if (argc == 2 && !strcmp(argv[1], "profile")) {
@@ -748,7 +755,9 @@ int main(int argc, char **argv)
 		bench_group_read(1, n_read / 10);
 		bench_group_read(64, n_read / 10);
 		bench_fork(0, n_fork / 10, 0);
+		bench_fork(1, n_fork / 10, 0);
 		bench_fork(16, n_fork / 10, 0);
+		system_wide(1, n_wide / 5);
 		return 0;
 	}
 	/* A fifth of the work, without the largest sizes. */
