@@ -55,13 +55,12 @@ unsigned int perf_max_samples_per_tick __read_mostly =
 
 /*
  * The time samples took on each CPU, as a moving average over about the
- * last PERF_SAMPLE_AVG_SPAN of them, kept as that many times the average
- * so that short samples do not round away.  The span is long enough that
+ * last 1 << PERF_SAMPLE_AVG_SHIFT (128) of them, kept as that many times
+ * the average so that short samples do not round away.  The span is long enough that
  * one outlier (the first NMI through code a JIT or an emulator has yet
  * to warm up, say) does not lower the rate for everyone by much.
  */
 #define PERF_SAMPLE_AVG_SHIFT	7
-#define PERF_SAMPLE_AVG_SPAN	BIT(PERF_SAMPLE_AVG_SHIFT)
 static DEFINE_PER_CPU(u64, perf_sample_span_ns);
 
 static void perf_sample_budget_update(void)
