@@ -37,9 +37,20 @@ bind() {
 	mounts+=("$root$2")
 }
 
+# A run that was killed leaves its mounts behind: /dev and the compiler
+# cache among them.  Take them down before anything is removed, or rm
+# would reach through them into the host's /dev and cache.
+stale_mounts() {
+	awk -v r="$root" 'index($2, r "/") == 1 { print $2 }' /proc/mounts | sort -r
+}
+for m in $(stale_mounts); do
+	umount -l "$m" || { echo "fresh: cannot unmount $m" >&2; exit 1; }
+done
+[ -z "$(stale_mounts)" ] || { echo "fresh: mounts left under $root" >&2; exit 1; }
+
 if [ "${FRESH_NEW:-0}" = 1 ] || [ ! -f "$root/.debootstrapped" ]; then
 	log "debootstrap: a minimal Debian 12 in $root"
-	rm -rf "$root"
+	rm -rf --one-file-system "$root"
 	debootstrap --variant=minbase bookworm "$root" \
 		http://deb.debian.org/debian >"$fresh/debootstrap.log" 2>&1 ||
 		{ tail -20 "$fresh/debootstrap.log" >&2; exit 1; }
