@@ -81,11 +81,18 @@ static bool perf_overflow_throttled(struct perf_event *event,
 	return true;
 }
 
-/*
- * A frequency event: estimate the rate from the time the last period
- * took and aim the next period at attr.sample_freq.
+/**
+ * perf_overflow_adjust_freq - re-estimate a frequency event's period
+ * @event: the event, which overflowed
+ * @done: the events of the period that just completed (the driver may
+ *	have started the next one already, with another length)
+ *
+ * Estimates the rate from the time @done took since the last overflow
+ * and moves hw.sample_period half way to the period that rate needs for
+ * attr.sample_freq samples a second.  No estimate without an overflow
+ * less than two ticks before.
  */
-static void perf_overflow_adjust_freq(struct perf_event *event)
+void perf_overflow_adjust_freq(struct perf_event *event, u64 done)
 {
 	struct hw_perf_event *hwc = &event->hw;
 	u64 now = perf_clock(), elapsed = now - hwc->freq_time_stamp;
@@ -95,8 +102,8 @@ static void perf_overflow_adjust_freq(struct perf_event *event)
 	/* Only estimates over a short, recent interval are any good. */
 	if (!elapsed || elapsed > 2 * TICK_NSEC)
 		return;
-	/* events/s = last_period / elapsed * 1e9; period = that / freq. */
-	period = div64_u64(hwc->last_period * NSEC_PER_SEC,
+	/* events/s = done / elapsed * 1e9; period = that / freq. */
+	period = div64_u64(done * NSEC_PER_SEC,
 			   elapsed * event->attr.sample_freq);
 	/* Move half way, so one odd interval does not throw it off. */
 	period = (hwc->sample_period + period) / 2;
@@ -221,7 +228,7 @@ int __perf_event_overflow(struct perf_event *event, bool may_throttle,
 	if (perf_overflow_throttled(event, may_throttle))
 		return 1;
 	if (event->attr.freq)
-		perf_overflow_adjust_freq(event);
+		perf_overflow_adjust_freq(event, data->period);
 
 	event->pending_kill = POLL_IN;
 	limit = atomic_read(&event->event_limit);
