@@ -136,8 +136,14 @@ struct perf_event *perf_event_alloc(struct perf_event_attr *attr, int cpu,
 		event->hw.target = get_task_struct(task);
 	}
 
+	/*
+	 * A frequency event's period is found as it runs.  It starts at 1,
+	 * unless the PMU's event_init sets a better first guess.
+	 */
 	if (!attr->freq)
 		event->hw.sample_period = attr->sample_period;
+	else if (attr->sample_freq)
+		event->hw.sample_period = 1;
 
 	ret = perf_pmu_init_event(event);
 	if (ret)

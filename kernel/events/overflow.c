@@ -175,10 +175,8 @@ static void perf_pending_irq(struct irq_work *work)
 void perf_event_init_pending(struct perf_event *event)
 {
 	init_irq_work(&event->pending_irq, perf_pending_irq);
-	if (event->attr.freq && event->attr.sample_freq) {
+	if (event->attr.freq && event->attr.sample_freq)
 		atomic_inc(&perf_nr_freq_events);
-		event->hw.sample_period = 1;
-	}
 }
 
 /**

@@ -498,6 +498,20 @@ static bool x86_group_fits(struct perf_event *event)
 	return x86_assign_counters(allowed, n, assign);
 }
 
+/*
+ * Where a frequency event starts, before it has run to measure a rate:
+ * the period that gives @freq samples a second from a counter going
+ * at 500 MHz.  6.1 starts there too, one event short of it, so that a
+ * profile's first sample comes at the same count on both kernels.
+ * Starting at 1 and climbing from each overflow costs a burst of NMIs
+ * whose samples all say period 1, even in an event enabled for a few
+ * thousand cycles.
+ */
+static u64 x86_freq_first_period(u64 freq)
+{
+	return max_t(u64, div64_u64(NSEC_PER_SEC / 2 - 1, freq), 1);
+}
+
 static int x86_pmu_event_init(struct perf_event *event)
 {
 	struct hw_perf_event *hwc = &event->hw;
@@ -535,6 +549,8 @@ static int x86_pmu_event_init(struct perf_event *event)
 		hwc->sample_period = x86_pmu.max_period;
 		hwc->last_period = hwc->sample_period;
 		local64_set(&hwc->period_left, hwc->sample_period);
+	} else if (event->attr.freq) {
+		hwc->sample_period = x86_freq_first_period(event->attr.sample_freq);
 	}
 	x86_rdpmc_init_event(event);
 	return 0;
