@@ -11,8 +11,10 @@
  * and the calls on its descriptors document; nothing may hang, and the
  * kernel must not complain (the harness fails a run whose console shows
  * a splat).  The seed is fixed, so a failure repeats; FUZZ_SEED in the
- * environment picks another, FUZZ_ROUNDS another number of rounds (make
- * fuzz runs it over and over beside trinity, with new seeds).
+ * environment picks another, FUZZ_ROUNDS another number of rounds and
+ * FUZZ_SECONDS a time after which no new round starts (make fuzz runs
+ * it over and over beside trinity, with new seeds, and how many rounds
+ * fit in the harness's 30 s depends on how loaded the host is).
  *
  * open_only opens 2000 random attrs with perf_event_max_sample_rate held
  * fixed and prints each one's answer, so that the results.log lines
@@ -22,6 +24,7 @@
 #define _GNU_SOURCE
 #include <errno.h>
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
 #include <sys/ioctl.h>
 #include <sys/mman.h>
@@ -281,7 +284,9 @@ TEST(fuzz)
 	struct slot slots[MAX_OPEN];
 	struct perf_event_attr attr;
 	const char *seed = getenv("FUZZ_SEED"), *nr = getenv("FUZZ_ROUNDS");
+	const char *secs = getenv("FUZZ_SECONDS");
 	__u64 round, rounds = nr ? strtoull(nr, NULL, 0) : ROUNDS;
+	time_t stop = secs ? time(NULL) + strtoul(secs, NULL, 0) : 0;
 	int opened = 0, i, fd, group;
 	unsigned long flags;
 
@@ -294,6 +299,8 @@ TEST(fuzz)
 	for (round = 0; round < rounds; round++) {
 		struct slot *s = &slots[pick(MAX_OPEN)];
 
+		if (stop && !(round % 16) && time(NULL) >= stop)
+			break;
 		if (s->fd < 0) {
 			random_attr(&attr);
 			group = pick(3) ? -1 : slots[pick(MAX_OPEN)].fd;
@@ -330,8 +337,8 @@ TEST(fuzz)
 			close(slots[i].fd);
 	}
 	TH_LOG("%d events opened in %llu rounds", opened,
-	       (unsigned long long)rounds);
-	EXPECT_LT(rounds / 30, opened);
+	       (unsigned long long)round);
+	EXPECT_LT(round / 30, opened);
 }
 
 /*
