@@ -212,6 +212,33 @@ static int perf_mmap_aux(struct perf_buffer *rb, struct vm_area_struct *vma)
 	return perf_refuse(-EOPNOTSUPP, "mmap: no AUX area here", offset);
 }
 
+/*
+ * Map the whole buffer now, so that reading it never faults: its pages a
+ * batch at a time, each batch under one page-table lock, where
+ * remap_vmalloc_range() takes the lock once a page.
+ */
+#define PERF_MAP_BATCH	16
+
+static int perf_mmap_pages(struct vm_area_struct *vma, struct perf_buffer *rb)
+{
+	unsigned long nr = rb->nr_pages + 1, i, j, n, left;
+	struct page *pages[PERF_MAP_BATCH];
+	void *base = rb->user_page;
+	int ret;
+
+	for (i = 0; i < nr; i += n) {
+		n = min_t(unsigned long, nr - i, PERF_MAP_BATCH);
+		for (j = 0; j < n; j++)
+			pages[j] = vmalloc_to_page(base + ((i + j) << PAGE_SHIFT));
+		left = n;
+		ret = vm_insert_pages(vma, vma->vm_start + (i << PAGE_SHIFT),
+				      pages, &left);
+		if (ret)
+			return ret;
+	}
+	return 0;
+}
+
 /**
  * perf_mmap - the mmap() of an event's file
  * @file: the event's file
@@ -284,7 +311,7 @@ int perf_mmap(struct file *file, struct vm_area_struct *vma)
 		perf_buffer_put(rb);
 	}
 
-	ret = remap_vmalloc_range(vma, rb->user_page, 0);
+	ret = perf_mmap_pages(vma, rb);
 	if (ret) {
 		perf_refuse(ret, "mmap: cannot map the buffer", nr_pages);
 		if (!atomic_read(&rb->mmap_count))
