@@ -186,7 +186,7 @@ void perf_swevent_hit(struct perf_event *event, u64 nr,
 		      struct perf_sample_data *data, struct pt_regs *regs)
 {
 	struct hw_perf_event *hwc = &event->hw;
-	u64 overflows, i;
+	u64 overflows, done, i;
 
 	local64_add(nr, &event->count);
 	if (!is_sampling_event(event) || !regs)
@@ -213,10 +213,16 @@ void perf_swevent_hit(struct perf_event *event, u64 nr,
 
 	if (local64_add_negative(nr, &hwc->period_left))
 		return;
+	/*
+	 * A sample says how long the period it completes was.  A frequency
+	 * event's length may have changed since its first period here
+	 * began; the others have the length that starts now.
+	 */
+	done = hwc->last_period ?: hwc->sample_period;
 	overflows = perf_swevent_set_period(event);
 	/* Only overflows beyond the first of one occurrence may throttle. */
 	for (i = 0; i < overflows; i++) {
-		data->period = hwc->last_period;
+		data->period = i || !event->attr.freq ? hwc->last_period : done;
 		if (__perf_event_overflow(event, i, data, regs))
 			break;
 	}
