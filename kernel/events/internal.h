@@ -373,7 +373,7 @@ int __perf_event_overflow(struct perf_event *event, bool may_throttle,
 			  struct perf_sample_data *data, struct pt_regs *regs);
 void perf_event_pending(struct perf_event *event, int what);
 void perf_event_init_pending(struct perf_event *event);
-void perf_overflow_adjust_freq(struct perf_event *event, u64 done);
+void perf_overflow_adjust_freq(struct perf_event *event, u64 done, u64 now);
 void perf_event_sync_pending(struct perf_event *event);
 void perf_overflow_sched_in(struct perf_event *event);
 void perf_overflow_tick(struct perf_event_context *ctx);

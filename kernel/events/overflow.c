@@ -86,16 +86,17 @@ static bool perf_overflow_throttled(struct perf_event *event,
  * @event: the event, which overflowed
  * @done: the events of the period that just completed (the driver may
  *	have started the next one already, with another length)
+ * @now: perf_clock() now
  *
  * Estimates the rate from the time @done took since the last overflow
  * and moves hw.sample_period half way to the period that rate needs for
  * attr.sample_freq samples a second.  No estimate without an overflow
  * less than two ticks before.
  */
-void perf_overflow_adjust_freq(struct perf_event *event, u64 done)
+void perf_overflow_adjust_freq(struct perf_event *event, u64 done, u64 now)
 {
 	struct hw_perf_event *hwc = &event->hw;
-	u64 now = perf_clock(), elapsed = now - hwc->freq_time_stamp;
+	u64 elapsed = now - hwc->freq_time_stamp;
 	u64 period;
 
 	hwc->freq_time_stamp = now;
@@ -226,7 +227,7 @@ int __perf_event_overflow(struct perf_event *event, bool may_throttle,
 	if (perf_overflow_throttled(event, may_throttle))
 		return 1;
 	if (event->attr.freq)
-		perf_overflow_adjust_freq(event, data->period);
+		perf_overflow_adjust_freq(event, data->period, perf_clock());
 
 	event->pending_kill = POLL_IN;
 	limit = atomic_read(&event->event_limit);

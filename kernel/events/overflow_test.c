@@ -7,12 +7,15 @@
 #include <kunit/test.h>
 #include <linux/perf_event.h>
 #include <linux/slab.h>
+#include <linux/tick.h>
 
 #include "internal.h"
 
 #define FREQ		4000
-/* Well inside the two ticks an estimate may span. */
-#define ELAPSED_NS	(2 * NSEC_PER_MSEC)
+/* The last overflow's time stamp; the tests pass "now" relative to it. */
+#define STAMP		(10 * NSEC_PER_SEC)
+/* Well inside the two ticks an estimate may span, whatever HZ is. */
+#define ELAPSED_NS	(TICK_NSEC / 2)
 
 static struct perf_event *freq_event(struct kunit *test, u64 period)
 {
@@ -24,67 +27,77 @@ static struct perf_event *freq_event(struct kunit *test, u64 period)
 	event->attr.sample_freq = FREQ;
 	event->hw.sample_period = period;
 	event->hw.last_period = period;
+	event->hw.freq_time_stamp = STAMP;
 	return event;
 }
 
+/* The period that @done events in ELAPSED_NS ask for at FREQ. */
+static u64 wanted(u64 done)
+{
+	return div64_u64(done * NSEC_PER_SEC, (u64)ELAPSED_NS * FREQ);
+}
+
 /*
- * 500000 events in 2 ms is 250 million a second: 62500 a sample at
- * 4000 Hz, half way from 100000 is 81250.  The driver already started
- * the next period, 300000 long: the estimate must not take that one for
- * the events that were counted (it would say 75000 and move to 87500).
- * The time between the stamp and the call only lowers the estimate.
+ * The driver already started the next period, with another length, when
+ * the overflow comes: the estimate must count the events of the period
+ * that completed, not hw.last_period.
  */
 static void adjust_from_completed_period(struct kunit *test)
 {
 	struct perf_event *event = freq_event(test, 100000);
 
-	event->hw.last_period = 300000;
-	event->hw.freq_time_stamp = perf_clock() - ELAPSED_NS;
-	perf_overflow_adjust_freq(event, 500000);
-	KUNIT_EXPECT_LE(test, event->hw.sample_period, 81250);
-	KUNIT_EXPECT_GT(test, event->hw.sample_period, 70000);
+	event->hw.last_period = 5000;
+	perf_overflow_adjust_freq(event, 50000, STAMP + ELAPSED_NS);
+	KUNIT_EXPECT_EQ(test, event->hw.sample_period,
+			(100000 + wanted(50000)) / 2);
+	KUNIT_EXPECT_EQ(test, event->hw.freq_time_stamp,
+			(u64)STAMP + ELAPSED_NS);
 }
 
-/* A rate above the period's moves it up, half way. */
-static void adjust_up(struct kunit *test)
+/* Up or down, the period moves half way to the estimate. */
+static void adjust_half_way(struct kunit *test)
 {
-	struct perf_event *event = freq_event(test, 10000);
+	struct perf_event *event = freq_event(test, 10);
 
-	event->hw.freq_time_stamp = perf_clock() - ELAPSED_NS;
-	perf_overflow_adjust_freq(event, 500000);
-	KUNIT_EXPECT_LE(test, event->hw.sample_period, (10000 + 62500) / 2);
-	KUNIT_EXPECT_GT(test, event->hw.sample_period, 30000);
-	KUNIT_EXPECT_LE(test, perf_clock() - event->hw.freq_time_stamp,
-			(u64)ELAPSED_NS);
+	perf_overflow_adjust_freq(event, 1000000, STAMP + ELAPSED_NS);
+	KUNIT_EXPECT_EQ(test, event->hw.sample_period,
+			(10 + wanted(1000000)) / 2);
+
+	event = freq_event(test, 1000000);
+	perf_overflow_adjust_freq(event, 10, STAMP + ELAPSED_NS);
+	KUNIT_EXPECT_EQ(test, event->hw.sample_period,
+			(1000000 + wanted(10)) / 2);
 }
 
-/* No overflow in the last two ticks: nothing to estimate from. */
+/*
+ * No overflow in the last two ticks: nothing to estimate from, but the
+ * next overflow measures from this one.
+ */
 static void adjust_needs_recent_overflow(struct kunit *test)
 {
 	struct perf_event *event = freq_event(test, 124999);
+	u64 late = STAMP + 2 * TICK_NSEC + 1;
 
-	event->hw.freq_time_stamp = 0;
-	perf_overflow_adjust_freq(event, 124999);
+	perf_overflow_adjust_freq(event, 124999, late);
 	KUNIT_EXPECT_EQ(test, event->hw.sample_period, 124999);
-	/* The next overflow measures from this one. */
-	KUNIT_EXPECT_NE(test, event->hw.freq_time_stamp, 0);
-	perf_overflow_adjust_freq(event, 124999);
-	KUNIT_EXPECT_NE(test, event->hw.sample_period, 124999);
+	KUNIT_EXPECT_EQ(test, event->hw.freq_time_stamp, late);
+	perf_overflow_adjust_freq(event, 124999, late + ELAPSED_NS);
+	KUNIT_EXPECT_EQ(test, event->hw.sample_period,
+			(124999 + wanted(124999)) / 2);
 }
 
-/* However fast the rate falls, the period stays at least 1. */
+/* However far the rate falls, the period stays at least 1. */
 static void adjust_floor(struct kunit *test)
 {
 	struct perf_event *event = freq_event(test, 1);
 
-	event->hw.freq_time_stamp = perf_clock() - ELAPSED_NS;
-	perf_overflow_adjust_freq(event, 1);
+	perf_overflow_adjust_freq(event, 1, STAMP + ELAPSED_NS);
 	KUNIT_EXPECT_EQ(test, event->hw.sample_period, 1);
 }
 
 static struct kunit_case perf_freq_cases[] = {
 	KUNIT_CASE(adjust_from_completed_period),
-	KUNIT_CASE(adjust_up),
+	KUNIT_CASE(adjust_half_way),
 	KUNIT_CASE(adjust_needs_recent_overflow),
 	KUNIT_CASE(adjust_floor),
 	{}
