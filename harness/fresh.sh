@@ -15,7 +15,9 @@
 . "$(dirname "$0")/lib.sh"
 
 [ "$(id -u)" = 0 ] || { echo "fresh.sh: run it as root (chroot)" >&2; exit 2; }
-fresh=$BUILD/fresh
+# The real path: /proc/mounts names mount points by it.
+mkdir -p "$BUILD/fresh"
+fresh=$(realpath "$BUILD/fresh")
 root=$fresh/root
 mkdir -p "$fresh"
 

@@ -213,9 +213,10 @@ static int perf_mmap_aux(struct perf_buffer *rb, struct vm_area_struct *vma)
 }
 
 /*
- * Map the whole buffer now, so that reading it never faults: its pages a
- * batch at a time, each batch under one page-table lock, where
- * remap_vmalloc_range() takes the lock once a page.
+ * Map the whole buffer now, so that reading it never faults: its pages
+ * PERF_MAP_BATCH at a time through vm_insert_pages(), which takes the
+ * page-table lock once for up to eight of them, where
+ * remap_vmalloc_range() takes it once a page.
  */
 #define PERF_MAP_BATCH	16
 
@@ -229,7 +230,9 @@ static int perf_mmap_pages(struct vm_area_struct *vma, struct perf_buffer *rb)
 	for (i = 0; i < nr; i += n) {
 		n = min_t(unsigned long, nr - i, PERF_MAP_BATCH);
 		for (j = 0; j < n; j++)
-			pages[j] = vmalloc_to_page(base + ((i + j) << PAGE_SHIFT));
+			pages[j] = vmalloc_to_page(base +
+						   ((i + j) << PAGE_SHIFT));
+		/* In: how many to map; out: how many were not (0 here). */
 		left = n;
 		ret = vm_insert_pages(vma, vma->vm_start + (i << PAGE_SHIFT),
 				      pages, &left);

@@ -550,7 +550,8 @@ static int x86_pmu_event_init(struct perf_event *event)
 		hwc->last_period = hwc->sample_period;
 		local64_set(&hwc->period_left, hwc->sample_period);
 	} else if (event->attr.freq) {
-		hwc->sample_period = x86_freq_first_period(event->attr.sample_freq);
+		hwc->sample_period =
+			x86_freq_first_period(event->attr.sample_freq);
 	}
 	x86_rdpmc_init_event(event);
 	return 0;

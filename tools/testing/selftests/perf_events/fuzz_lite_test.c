@@ -11,10 +11,12 @@
  * and the calls on its descriptors document; nothing may hang, and the
  * kernel must not complain (the harness fails a run whose console shows
  * a splat).  The seed is fixed, so a failure repeats; FUZZ_SEED in the
- * environment picks another, FUZZ_ROUNDS another number of rounds and
- * FUZZ_SECONDS a time after which no new round starts (make fuzz runs
- * it over and over beside trinity, with new seeds, and how many rounds
- * fit in the harness's 30 s depends on how loaded the host is).
+ * environment picks another, FUZZ_ROUNDS another number of rounds.
+ * FUZZ_SECONDS (0 or unset: no limit) is a time after which no new round
+ * starts, for make fuzz, which runs the test over and over beside trinity
+ * with new seeds, where how many rounds fit in the harness's 30 s depends
+ * on how loaded the host is; a run cut short repeats only as far as it
+ * went.
  *
  * open_only opens 2000 random attrs with perf_event_max_sample_rate held
  * fixed and prints each one's answer, so that the results.log lines
@@ -279,6 +281,14 @@ static void some_work(void)
 	sched_yield();
 }
 
+static time_t monotonic_seconds(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return ts.tv_sec;
+}
+
 TEST(fuzz)
 {
 	struct slot slots[MAX_OPEN];
@@ -286,7 +296,8 @@ TEST(fuzz)
 	const char *seed = getenv("FUZZ_SEED"), *nr = getenv("FUZZ_ROUNDS");
 	const char *secs = getenv("FUZZ_SECONDS");
 	__u64 round, rounds = nr ? strtoull(nr, NULL, 0) : ROUNDS;
-	time_t stop = secs ? time(NULL) + strtoul(secs, NULL, 0) : 0;
+	unsigned long limit = secs ? strtoul(secs, NULL, 0) : 0;
+	time_t stop = limit ? monotonic_seconds() + limit : 0;
 	int opened = 0, i, fd, group;
 	unsigned long flags;
 
@@ -299,7 +310,7 @@ TEST(fuzz)
 	for (round = 0; round < rounds; round++) {
 		struct slot *s = &slots[pick(MAX_OPEN)];
 
-		if (stop && !(round % 16) && time(NULL) >= stop)
+		if (stop && !(round % 16) && monotonic_seconds() >= stop)
 			break;
 		if (s->fd < 0) {
 			random_attr(&attr);

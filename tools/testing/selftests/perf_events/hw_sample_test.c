@@ -344,8 +344,10 @@ TEST_F(hw_sample, throttled_and_back)
  * A frequency event has no rate to go by when it is enabled: it starts
  * at the period a counter going at 500 MHz would need, 124999 events at
  * 4000 Hz.  A loop of 20000 instructions ends before the first overflow,
- * and every sample of a longer loop has a period an estimate made, well
- * above the few events of one climbing from a period of 1.  6.1 does so
+ * and the first sample of a longer loop has a period an estimate made,
+ * well above the few events of one climbing from a period of 1 (the
+ * later ones may be shorter: a tick that came soon after the enable
+ * can shorten the period a lot, on both kernels).  6.1 does so
  * on Intel, but starts AMD's counters at 1: there this is an extension
  * of ours (Documentation/core-api/perf_event_design.rst), skipped on 6.1.
  */
@@ -359,7 +361,7 @@ TEST_F(hw_sample, freq_first_period)
 	struct perf_event_attr attr;
 	struct samples *ss;
 	struct ring r;
-	int fd, i;
+	int fd;
 
 	HW_SKIP_WITHOUT_PMU();
 	if (hw_vendor() == HW_VENDOR_AMD && !ours_kernel())
@@ -386,12 +388,9 @@ TEST_F(hw_sample, freq_first_period)
 	ASSERT_EQ(0, hw_run_loop(fd, LONG_N, 0));
 	samples_init(ss, &attr, 1);
 	ASSERT_EQ(0, ring_collect(&r, ss));
-	EXPECT_LT(0, ss->nr);
+	ASSERT_LT(0, ss->kept);
 	EXPECT_EQ(0, ss->bad);
-	for (i = 0; i < ss->kept; i++)
-		EXPECT_LE(MIN_PERIOD, ss->s[i].period)
-			TH_LOG("sample %d of %d: period %llu", i, ss->kept,
-			       ss->s[i].period);
+	EXPECT_LE(MIN_PERIOD, ss->s[0].period);
 	TH_LOG("%d samples, first period %llu", ss->nr,
 	       ss->kept ? ss->s[0].period : 0ULL);
 	samples_free(ss);
