@@ -163,6 +163,12 @@ void perf_event_free_bpf_prog(struct perf_event *event)
 		return;
 	}
 #endif
+	/*
+	 * Nothing to detach, the usual case when an event is freed: nobody
+	 * can attach a program to an event whose last reference is gone.
+	 */
+	if (!READ_ONCE(event->prog))
+		return;
 	mutex_lock(&perf_bpf_mutex);
 	prog = event->prog;
 	WRITE_ONCE(event->prog, NULL);

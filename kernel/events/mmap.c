@@ -66,6 +66,12 @@ void perf_event_update_userpage(struct perf_event *event)
 	struct perf_buffer *rb;
 	unsigned long flags;
 
+	/*
+	 * Most events have no buffer: no read-side section for them.  One
+	 * attached after this test has its page written by the attach.
+	 */
+	if (!rcu_access_pointer(event->rb))
+		return;
 	rcu_read_lock();
 	rb = rcu_dereference(event->rb);
 	if (rb) {

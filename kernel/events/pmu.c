@@ -187,6 +187,13 @@ int perf_pmu_init_event(struct perf_event *event)
 	int idx, ret = -ENOENT;
 	u32 type = event->attr.type;
 
+	/*
+	 * An inherited copy goes to its parent's PMU, which took the same
+	 * attributes and cannot go away while the parent lives.
+	 */
+	if (event->parent)
+		return perf_pmu_try(event->parent->pmu, event);
+
 	idx = srcu_read_lock(&pmus_srcu);
 
 	/* The idr's nodes are freed by RCU, the PMUs by pmus_srcu. */
