@@ -261,6 +261,7 @@ static inline u64 perf_event_count_all(struct perf_event *event)
 struct perf_buffer *perf_buffer_alloc(unsigned long nr_pages,
 				      unsigned long watermark, bool writable);
 struct perf_buffer *perf_buffer_get(struct perf_event *event);
+struct page *perf_buffer_page(struct perf_buffer *rb, unsigned long pgoff);
 void perf_buffer_put(struct perf_buffer *rb);
 void perf_buffer_attach(struct perf_event *event, struct perf_buffer *rb);
 void perf_buffer_wakeup(struct perf_buffer *rb);

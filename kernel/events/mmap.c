@@ -20,7 +20,6 @@
 #include <linux/mm.h>
 #include <linux/sched/mm.h>
 #include <linux/sched/user.h>
-#include <linux/vmalloc.h>
 #include <linux/capability.h>
 
 #include "internal.h"
@@ -230,14 +229,12 @@ static int perf_mmap_pages(struct vm_area_struct *vma, struct perf_buffer *rb)
 {
 	unsigned long nr = rb->nr_pages + 1, i, j, n, left;
 	struct page *pages[PERF_MAP_BATCH];
-	void *base = rb->user_page;
 	int ret;
 
 	for (i = 0; i < nr; i += n) {
 		n = min_t(unsigned long, nr - i, PERF_MAP_BATCH);
 		for (j = 0; j < n; j++)
-			pages[j] = vmalloc_to_page(base +
-						   ((i + j) << PAGE_SHIFT));
+			pages[j] = perf_buffer_page(rb, i + j);
 		/* In: how many to map; out: how many were not (0 here). */
 		left = n;
 		ret = vm_insert_pages(vma, vma->vm_start + (i << PAGE_SHIFT),

@@ -4,9 +4,13 @@
  * space to read through mmap().
  *
  * The mapping is one control page (struct perf_event_mmap_page) followed
- * by 2^n data pages.  The whole of it is one vmalloc() area, so a record
+ * by 2^n data pages.  The data area is virtually contiguous, so a record
  * is copied with at most two memcpy()s, the second one when it wraps
- * around the end of the data area.
+ * around the end of the data area.  Where the page allocator has the
+ * data pages in one physically contiguous block, the data area is that
+ * block, seen through the direct map: no vmap area to set up, and none
+ * to tear down and flush from the TLBs when it goes.  Otherwise the
+ * whole buffer is a vmalloc() area.
  *
  * Positions are free-running byte counts: @head is where the next record
  * goes, user space consumes up to data_tail.  A writable mapping means
@@ -45,6 +49,70 @@ static void perf_buffer_init_user_page(struct perf_buffer *rb)
 	up->data_size = rb->data_size;
 }
 
+/*
+ * The control page and @nr_pages data pages, zeroed.  The data pages are
+ * one block from the page allocator, split so that each can be mapped on
+ * its own, where it has such a block free without having to work for it
+ * (the flags kvmalloc() uses); otherwise the whole buffer is one vmalloc()
+ * area, the control page first.
+ */
+static int perf_buffer_alloc_pages(struct perf_buffer *rb,
+				   unsigned long nr_pages)
+{
+	unsigned int order = nr_pages ? get_order(nr_pages << PAGE_SHIFT) : 0;
+	struct page *page;
+
+	if (order >= MAX_ORDER)
+		goto vmalloc;
+	rb->user_page = (void *)get_zeroed_page(GFP_KERNEL);
+	if (!rb->user_page)
+		return -ENOMEM;
+	if (!nr_pages)
+		return 0;
+	page = alloc_pages(GFP_KERNEL | __GFP_ZERO | __GFP_NOWARN |
+			   __GFP_NORETRY, order);
+	if (page) {
+		split_page(page, order);
+		rb->data = page_address(page);
+		return 0;
+	}
+	free_page((unsigned long)rb->user_page);
+vmalloc:
+	rb->user_page = vmalloc_user((nr_pages + 1) << PAGE_SHIFT);
+	if (!rb->user_page)
+		return -ENOMEM;
+	rb->data = (void *)rb->user_page + PAGE_SIZE;
+	return 0;
+}
+
+static void perf_buffer_free_pages(struct perf_buffer *rb)
+{
+	unsigned long i;
+
+	if (is_vmalloc_addr(rb->user_page)) {
+		vfree(rb->user_page);
+		return;
+	}
+	free_page((unsigned long)rb->user_page);
+	for (i = 0; i < rb->nr_pages; i++)
+		free_page((unsigned long)rb->data + (i << PAGE_SHIFT));
+}
+
+/**
+ * perf_buffer_page - a page of a ring buffer, for mapping it
+ * @rb: the buffer
+ * @pgoff: the page: 0 for the control page, 1 + n for data page n
+ *
+ * Return: the page; @pgoff must be within the buffer.
+ */
+struct page *perf_buffer_page(struct perf_buffer *rb, unsigned long pgoff)
+{
+	void *p = pgoff ? rb->data + ((pgoff - 1) << PAGE_SHIFT) :
+			  (void *)rb->user_page;
+
+	return is_vmalloc_addr(p) ? vmalloc_to_page(p) : virt_to_page(p);
+}
+
 /**
  * perf_buffer_alloc - allocate a ring buffer
  * @nr_pages: data pages: 0 or a power of two
@@ -57,7 +125,6 @@ struct perf_buffer *perf_buffer_alloc(unsigned long nr_pages,
 				      unsigned long watermark, bool writable)
 {
 	struct perf_buffer *rb;
-	unsigned long size;
 
 	if (nr_pages > (INT_MAX >> PAGE_SHIFT))
 		return NULL;
@@ -66,13 +133,10 @@ struct perf_buffer *perf_buffer_alloc(unsigned long nr_pages,
 	if (!rb)
 		return NULL;
 
-	size = (nr_pages + 1) << PAGE_SHIFT;
-	rb->user_page = vmalloc_user(size);
-	if (!rb->user_page) {
+	if (perf_buffer_alloc_pages(rb, nr_pages)) {
 		kfree(rb);
 		return NULL;
 	}
-	rb->data = (void *)rb->user_page + PAGE_SIZE;
 	rb->nr_pages = nr_pages;
 	rb->data_size = nr_pages << PAGE_SHIFT;
 	rb->overwrite = !writable;
@@ -92,7 +156,7 @@ static void perf_buffer_free_rcu(struct rcu_head *head)
 					      rcu_head);
 
 	/* From softirq context vfree() defers the work itself. */
-	vfree(rb->user_page);
+	perf_buffer_free_pages(rb);
 	kfree(rb);
 }
 

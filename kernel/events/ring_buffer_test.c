@@ -9,6 +9,7 @@
  * only the fields the output path reads are set up.
  */
 #include <kunit/test.h>
+#include <linux/mm.h>
 #include <linux/perf_event.h>
 #include <linux/poll.h>
 #include <linux/slab.h>
@@ -239,6 +240,46 @@ static void rb_test_no_data_pages(struct kunit *test)
 	rb_test_teardown(&t);
 }
 
+/*
+ * Every page of @t's buffer, as mmap() maps it, is the one the kernel
+ * writes through (a byte written through the page's direct-map address
+ * shows where the kernel reads), and starts zeroed.
+ */
+static void rb_test_check_pages(struct kunit *test, struct rb_test *t)
+{
+	unsigned long i, wrong = 0;
+	u8 *p;
+
+	KUNIT_EXPECT_NULL(test, memchr_inv(t->rb->data, 0, t->rb->data_size));
+	for (i = 0; i <= t->rb->nr_pages; i++) {
+		p = i ? t->rb->data + ((i - 1) << PAGE_SHIFT) :
+			(void *)t->rb->user_page;
+		p += PAGE_SIZE - 1;
+		*(u8 *)(page_address(perf_buffer_page(t->rb, i)) +
+			PAGE_SIZE - 1) = 0x5a;
+		wrong += READ_ONCE(*p) != 0x5a;
+		*p = 0;
+	}
+	KUNIT_EXPECT_EQ(test, wrong, 0UL);
+}
+
+static void rb_test_pages(struct kunit *test)
+{
+	struct rb_test t;
+
+	/* Eight data pages: one block from the page allocator. */
+	rb_test_setup(test, &t, 8, 0, true, false);
+	KUNIT_EXPECT_FALSE(test, is_vmalloc_addr(t.rb->user_page));
+	rb_test_check_pages(test, &t);
+	rb_test_teardown(&t);
+
+	/* Twice the page allocator's largest block: vmalloc(). */
+	rb_test_setup(test, &t, 2 * MAX_ORDER_NR_PAGES, 0, true, false);
+	KUNIT_EXPECT_TRUE(test, is_vmalloc_addr(t.rb->user_page));
+	rb_test_check_pages(test, &t);
+	rb_test_teardown(&t);
+}
+
 static struct kunit_case perf_ring_buffer_cases[] = {
 	KUNIT_CASE(rb_test_user_page),
 	KUNIT_CASE(rb_test_wraps),
@@ -248,6 +289,7 @@ static struct kunit_case perf_ring_buffer_cases[] = {
 	KUNIT_CASE(rb_test_paused),
 	KUNIT_CASE(rb_test_watermark),
 	KUNIT_CASE(rb_test_no_data_pages),
+	KUNIT_CASE(rb_test_pages),
 	{}
 };
 
