@@ -1084,8 +1084,8 @@ static inline int perf_allow_tracepoint(struct perf_event_attr *attr)
 
 /*
  * Software events.  perf_swevent_enabled[id] counts the events of each
- * kind, so that perf_sw_event() is a patched-out branch while there are
- * none.  __perf_regs[] holds the registers of events raised where there
+ * kind user space opened, so that perf_sw_event() is a patched-out branch
+ * while there are none.  __perf_regs[] holds the registers of events raised where there
  * is no interrupt frame, one set per interrupt level.
  */
 extern struct static_key perf_swevent_enabled[PERF_COUNT_SW_MAX];

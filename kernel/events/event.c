@@ -173,7 +173,8 @@ struct perf_event *perf_event_alloc(struct perf_event_attr *attr, int cpu,
 	perf_event_init_pending(event);
 	perf_sb_account(event, true);
 
-	if (task)
+	/* An inherited copy's ancestor holds the key on for it. */
+	if (task && !parent)
 		static_branch_inc(&perf_sched_events.key);
 	if (parent) {
 		perf_event_get_ref(parent);
@@ -217,7 +218,8 @@ void perf_event_free(struct perf_event *event)
 	perf_sb_account(event, false);
 
 	if (event->attach_state & PERF_ATTACH_TASK) {
-		static_branch_slow_dec_deferred(&perf_sched_events);
+		if (!event->parent)
+			static_branch_slow_dec_deferred(&perf_sched_events);
 		put_task_struct(event->hw.target);
 	}
 	if (event->attach_state & PERF_ATTACH_CALLCHAIN)

@@ -76,7 +76,8 @@ static unsigned int perf_sb_kinds(const struct perf_event_attr *attr)
  * @add: true for a new event, false for one being freed
  *
  * Context switch records come from the scheduler hooks, which run only
- * while perf_sched_events is on: such an event holds it on.  May sleep.
+ * while perf_sched_events is on: such an event holds it on, unless it is
+ * an inherited copy, whose parent does.  May sleep.
  */
 void perf_sb_account(struct perf_event *event, bool add)
 {
@@ -89,7 +90,7 @@ void perf_sb_account(struct perf_event *event, bool add)
 		else
 			atomic_dec(&perf_sb_nr[kind]);
 	}
-	if (!event->attr.context_switch)
+	if (!event->attr.context_switch || event->parent)
 		return;
 	if (add)
 		static_branch_inc(&perf_sched_events.key);
@@ -434,7 +435,7 @@ static void perf_switch_output(struct perf_event *event, void *data)
 		u32	tid;
 	} other;
 
-	if (!event->attr.context_switch)
+	if (!event->attr.context_switch || event->parent)
 		return;
 	/* A per-task event knows the task: the record is the header. */
 	if (event->ctx->task) {

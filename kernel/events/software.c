@@ -12,7 +12,9 @@
  *    to or removes from its lists, with interrupts off.
  *
  * perf_sw_event() costs a patched-out branch while no event of the kind
- * exists: perf_swevent_enabled[] counts the events of each kind.
+ * exists: perf_swevent_enabled[] counts the events of each kind that user
+ * space opened; their inherited copies, which cannot outlive them, are
+ * not counted.
  */
 #include <linux/perf_event.h>
 #include <linux/sched/clock.h>
@@ -390,7 +392,8 @@ static int perf_swevent_event_init(struct perf_event *event)
 			     HRTIMER_MODE_REL_HARD);
 		event->hw.hrtimer.function = perf_swclock_hrtimer;
 	}
-	if (perf_swevent_on_list(event)) {
+	/* An inherited copy's parent holds the key on for it. */
+	if (perf_swevent_on_list(event) && !event->parent) {
 		static_key_slow_inc(&perf_swevent_enabled[config]);
 		event->destroy = perf_swevent_destroy;
 	}
