@@ -822,7 +822,10 @@ struct bpf_perf_event_data_kern {
  * protects the lists, each event's state and times, @is_active and the
  * clock.  @mutex serialises open, close, read, ioctl and exit, which
  * take it first; list changes hold both.  Only the CPU a context is
- * scheduled in on changes it; others get there with an IPI.
+ * scheduled in on changes it; others get there with an IPI.  The one
+ * exception: an event of a CPU's context that is off, and alone in its
+ * group, is added to the lists and taken off them from any CPU, under
+ * both locks, since nothing of it is on the CPU.
  *
  * A task's context may change hands: at a switch between two tasks whose
  * contexts are copies of each other (same nonzero @clone_tag), the

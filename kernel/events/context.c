@@ -13,7 +13,9 @@
  * CPU its task runs on, and nowhere else.  Any other change to a context
  * that is scheduled in (installing, removing, enabling, disabling,
  * reading an event) runs on that CPU, through perf_ctx_call(), with the
- * context's lock held.  The lock rules are in struct perf_event_context.
+ * context's lock held; but an event of a CPU's context that is off and
+ * alone is added and removed from any CPU (perf_ctx_call_off()).  The
+ * lock rules are in struct perf_event_context.
  *
  * A task context that is a copy of another (inherit.c tags both) need
  * not be scheduled out and in at a switch between their tasks: the
@@ -824,6 +826,37 @@ static void perf_ctx_call(struct perf_event_context *ctx,
 	}
 }
 
+/*
+ * An event of a CPU's context that is off, alone in its group and not a
+ * cgroup event is on no PMU, and gets there only through an enable,
+ * which holds ctx->mutex as our caller does.  Adding it to the context or
+ * taking it out changes the lists and nothing of the CPU's, and any CPU
+ * may change the lists under ctx->lock: so the CPU need not be
+ * interrupted (perf record -a opens every CPU's events disabled, and
+ * closes them after disabling them).  Its times stand still while it is
+ * off, so the context clock is left to its CPU.  Return true if @func
+ * ran here.
+ */
+static bool perf_ctx_call_off(struct perf_event_context *ctx,
+			      struct perf_event *event, perf_event_fn func)
+{
+	unsigned long flags;
+	bool off;
+
+	lockdep_assert_held(&ctx->mutex);
+	if (ctx->task)
+		return false;
+
+	raw_spin_lock_irqsave(&ctx->lock, flags);
+	off = event->state == PERF_EVENT_STATE_OFF &&
+	      event->group_leader == event && !event->nr_siblings &&
+	      !perf_is_cgroup_event(event);
+	if (off)
+		func(event, ctx, NULL);
+	raw_spin_unlock_irqrestore(&ctx->lock, flags);
+	return off;
+}
+
 /**
  * perf_event_call - run a function on an event where its context runs
  * @event: the event
@@ -891,7 +924,8 @@ void perf_install_in_context(struct perf_event_context *ctx,
 	lockdep_assert_held(&ctx->mutex);
 
 	event->ctx = ctx;
-	perf_ctx_call(ctx, event, ctx_install_event, NULL);
+	if (!perf_ctx_call_off(ctx, event, ctx_install_event))
+		perf_ctx_call(ctx, event, ctx_install_event, NULL);
 }
 
 /* Make each sibling of a departing leader the leader of its own group. */
@@ -959,11 +993,12 @@ static void ctx_del_event(struct perf_event *event,
  * @event: the event
  *
  * Stops it if it is counting.  Its context keeps its reference until the
- * event is freed, so a final read still works.
+ * event is freed, so a final read still works.  Caller holds ctx->mutex.
  */
 void perf_remove_from_context(struct perf_event *event)
 {
-	perf_ctx_call(event->ctx, event, ctx_del_event, NULL);
+	if (!perf_ctx_call_off(event->ctx, event, ctx_del_event))
+		perf_ctx_call(event->ctx, event, ctx_del_event, NULL);
 }
 
 static void ctx_enable_event(struct perf_event *event,

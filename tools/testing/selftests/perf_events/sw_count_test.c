@@ -20,6 +20,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
+#include <sys/ioctl.h>
 #include <sys/mman.h>
 #include <sys/wait.h>
 #include <linux/perf_event.h>
@@ -357,6 +358,49 @@ TEST(cpu_wide_counts_faults)
 	EXPECT_LE(TOUCH_PAGES, pf[1] - pf[0]);
 	close(fd);
 	munmap(buf, TOUCH_PAGES * getpagesize());
+}
+
+/*
+ * pid -1, cpu M, opened disabled from another CPU: it has counted nothing
+ * and been enabled for no time; enabled, it counts our faults on CPU M.
+ * A second such event, closed while still off, takes nothing with it.
+ * (Ours adds and removes such events without interrupting CPU M.)
+ */
+TEST(cpu_wide_opened_off_elsewhere)
+{
+	struct value_times vt;
+	int cpus[2], fd, other;
+	char *buf;
+
+	if (allowed_cpus(cpus, 2) < 2)
+		SKIP(return, "needs two CPUs");
+	ASSERT_EQ(0, pin_to_cpu(cpus[0]));
+	buf = map_fresh_pages(2 * TOUCH_PAGES);
+	ASSERT_NE(NULL, buf);
+	other = sw_event_open(PERF_COUNT_SW_PAGE_FAULTS, RF_TIMES, true, -1,
+			      cpus[1]);
+	ASSERT_LE(0, other);
+	fd = sw_event_open(PERF_COUNT_SW_PAGE_FAULTS, RF_TIMES, true, -1,
+			   cpus[1]);
+	ASSERT_LE(0, fd);
+	close(other);
+
+	ASSERT_EQ(0, pin_to_cpu(cpus[1]));
+	touch_pages(buf, TOUCH_PAGES);
+	ASSERT_EQ(0, read_value_times(fd, &vt));
+	EXPECT_EQ(0, vt.value);
+	EXPECT_EQ(0, vt.enabled);
+
+	ASSERT_EQ(0, ioctl(fd, PERF_EVENT_IOC_ENABLE, 0));
+	touch_pages(buf + TOUCH_PAGES * getpagesize(), TOUCH_PAGES);
+	ASSERT_EQ(0, ioctl(fd, PERF_EVENT_IOC_DISABLE, 0));
+	ASSERT_EQ(0, pin_to_cpu(cpus[0]));
+	ASSERT_EQ(0, read_value_times(fd, &vt));
+	EXPECT_LE(TOUCH_PAGES, vt.value);
+	EXPECT_LT(0, vt.enabled);
+	EXPECT_EQ(vt.enabled, vt.running);
+	close(fd);
+	munmap(buf, 2 * TOUCH_PAGES * getpagesize());
 }
 
 /*
