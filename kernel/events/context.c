@@ -108,7 +108,7 @@ static void ctx_update_time(struct perf_event_context *ctx)
  */
 static void ctx_changed(struct perf_event_context *ctx)
 {
-	ctx->clone_tag = 0;
+	WRITE_ONCE(ctx->clone_tag, 0);
 }
 
 /* The clock an event's times follow: its context's, or its cgroup's. */
@@ -1190,11 +1190,18 @@ void perf_ctx_unpin(struct perf_event_context *ctx)
  */
 u64 perf_ctx_clone_tag(struct perf_event_context *ctx)
 {
-	u64 tag;
+	u64 tag = READ_ONCE(ctx->clone_tag);
 
+	/*
+	 * Already tagged: a change that clears the tag meanwhile is seen by
+	 * perf_ctx_set_clone(), under the lock.
+	 */
+	if (tag)
+		return tag;
 	raw_spin_lock_irq(&ctx->lock);
 	if (!ctx->clone_tag)
-		ctx->clone_tag = atomic64_inc_return(&perf_clone_tags);
+		WRITE_ONCE(ctx->clone_tag,
+			   atomic64_inc_return(&perf_clone_tags));
 	tag = ctx->clone_tag;
 	raw_spin_unlock_irq(&ctx->lock);
 	return tag;
@@ -1214,7 +1221,7 @@ void perf_ctx_set_clone(struct perf_event_context *ctx,
 {
 	raw_spin_lock_irq(&ctx->lock);
 	if (ctx->clone_tag == tag)
-		copy->clone_tag = tag;
+		WRITE_ONCE(copy->clone_tag, tag);
 	raw_spin_unlock_irq(&ctx->lock);
 }
 

@@ -133,11 +133,17 @@ void perf_event_exit_task(struct task_struct *task)
 {
 	struct perf_event *event, *tmp;
 
-	mutex_lock(&task->perf_event_mutex);
-	list_for_each_entry_safe(event, tmp, &task->perf_event_list,
-				 owner_entry)
-		list_del_init(&event->owner_entry);
-	mutex_unlock(&task->perf_event_mutex);
+	/*
+	 * Only the task adds to its list, so an empty one stays empty (a
+	 * forked child that opened nothing).
+	 */
+	if (!list_empty(&task->perf_event_list)) {
+		mutex_lock(&task->perf_event_mutex);
+		list_for_each_entry_safe(event, tmp, &task->perf_event_list,
+					 owner_entry)
+			list_del_init(&event->owner_entry);
+		mutex_unlock(&task->perf_event_mutex);
+	}
 
 	perf_task_ctx_exit(task);
 	/* Its own events heard of the exit in there; now the CPU's. */
