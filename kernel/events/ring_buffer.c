@@ -7,10 +7,10 @@
  * by 2^n data pages.  The data area is virtually contiguous, so a record
  * is copied with at most two memcpy()s, the second one when it wraps
  * around the end of the data area.  Where the page allocator has the
- * data pages in one physically contiguous block, the data area is that
- * block, seen through the direct map: no vmap area to set up, and none
- * to tear down and flush from the TLBs when it goes.  Otherwise the
- * whole buffer is a vmalloc() area.
+ * data pages as one compound page, the data area is that page, seen
+ * through the direct map: no vmap area to set up, and none to tear down
+ * and flush from the TLBs when it goes.  Otherwise the whole buffer is a
+ * vmalloc() area.
  *
  * Positions are free-running byte counts: @head is where the next record
  * goes, user space consumes up to data_tail.  A writable mapping means
@@ -51,10 +51,11 @@ static void perf_buffer_init_user_page(struct perf_buffer *rb)
 
 /*
  * The control page and @nr_pages data pages, zeroed.  The data pages are
- * one block from the page allocator, split so that each can be mapped on
- * its own, where it has such a block free without having to work for it
- * (the flags kvmalloc() uses); otherwise the whole buffer is one vmalloc()
- * area, the control page first.
+ * one compound page from the page allocator, where it has one free
+ * without having to work for it (the flags kvmalloc() uses); mmap() maps
+ * its pages one by one, each mapping holding the compound page, and it
+ * goes back whole, to the per-CPU list it came from.  Otherwise the
+ * whole buffer is one vmalloc() area, the control page first.
  */
 static int perf_buffer_alloc_pages(struct perf_buffer *rb,
 				   unsigned long nr_pages)
@@ -70,9 +71,8 @@ static int perf_buffer_alloc_pages(struct perf_buffer *rb,
 	if (!nr_pages)
 		return 0;
 	page = alloc_pages(GFP_KERNEL | __GFP_ZERO | __GFP_NOWARN |
-			   __GFP_NORETRY, order);
+			   __GFP_NORETRY | __GFP_COMP, order);
 	if (page) {
-		split_page(page, order);
 		rb->data = page_address(page);
 		return 0;
 	}
@@ -87,15 +87,14 @@ vmalloc:
 
 static void perf_buffer_free_pages(struct perf_buffer *rb)
 {
-	unsigned long i;
-
 	if (is_vmalloc_addr(rb->user_page)) {
 		vfree(rb->user_page);
 		return;
 	}
 	free_page((unsigned long)rb->user_page);
-	for (i = 0; i < rb->nr_pages; i++)
-		free_page((unsigned long)rb->data + (i << PAGE_SHIFT));
+	if (rb->nr_pages)
+		__free_pages(virt_to_page(rb->data),
+			     get_order(rb->nr_pages << PAGE_SHIFT));
 }
 
 /**

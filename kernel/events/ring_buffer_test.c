@@ -267,9 +267,11 @@ static void rb_test_pages(struct kunit *test)
 {
 	struct rb_test t;
 
-	/* Eight data pages: one block from the page allocator. */
+	/* Eight data pages: one compound page from the page allocator. */
 	rb_test_setup(test, &t, 8, 0, true, false);
 	KUNIT_EXPECT_FALSE(test, is_vmalloc_addr(t.rb->user_page));
+	KUNIT_EXPECT_PTR_EQ(test, compound_head(perf_buffer_page(t.rb, 8)),
+			    perf_buffer_page(t.rb, 1));
 	rb_test_check_pages(test, &t);
 	rb_test_teardown(&t);
 
