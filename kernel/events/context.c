@@ -585,7 +585,11 @@ void __perf_event_task_sched_in(struct task_struct *prev,
 {
 	struct perf_event_context *ctx = READ_ONCE(task->perf_event_ctxp[0]);
 
-	if (ctx) {
+	/*
+	 * The context scheduled in here already is the one ctx_swap() just
+	 * handed over: this CPU alone changes task_ctx, with interrupts off.
+	 */
+	if (ctx && ctx != this_cpu_ptr(&perf_cpu_ctx)->task_ctx) {
 		raw_spin_lock(&ctx->lock);
 		if (ctx->task == task)
 			ctx_sched_in(ctx);
