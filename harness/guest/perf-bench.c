@@ -95,6 +95,15 @@ static unsigned long long report(const char *name, unsigned long long t0,
 	return per_op;
 }
 
+/* What a measurement begun at @t0 adds to @base per operation. */
+static void report_extra(const char *name, unsigned long long t0, long n,
+			 unsigned long long base)
+{
+	unsigned long long per_op = (now_ns() - t0) / n;
+
+	printf("%-36s %10llu ns/op\n", name, per_op > base ? per_op - base : 0);
+}
+
 static void pin(int cpu)
 {
 	cpu_set_t set;
@@ -658,7 +667,8 @@ static unsigned long long rdpmc_read(struct perf_event_mmap_page *up)
 static volatile unsigned long long bench_sink;
 
 /* The hardware-event paths; nothing is printed without a PMU. */
-static void bench_hardware(long n_open, long n_read, long n_switch)
+static void bench_hardware(long n_open, long n_read, long n_switch,
+			   unsigned long long round_trip)
 {
 	const long n_spin = 2000000, period = 20011;
 	unsigned long long t0, buf[3], plain, sampled, samples, sum = 0;
@@ -707,7 +717,8 @@ static void bench_hardware(long n_open, long n_read, long n_switch)
 	PROF_MARK();
 	ping_pong(n_switch);
 	PROF_MARK();
-	report("pipe round trip, 3 hw events", t0, n_switch);
+	report_extra("pipe round trip extra, 3 hw events", t0, n_switch,
+		     round_trip);
 	prof_window("pipe round trip, 3 hw events", n_switch);
 	for (i = 0; i < 3; i++)
 		close(fd[i]);
@@ -748,7 +759,7 @@ int main(int argc, char **argv)
 	static const int nr_group[] = { 1, 8, 32, 64 };
 	static const int nr_fork[] = { 1, 4, 16 };
 	static const int nr_threads[] = { 1, 4, 16 };
-	unsigned long long threads_base, procs_base;
+	unsigned long long threads_base, procs_base, fault_base;
 	int fd[3], i, upto;
 	long k;
 
@@ -830,23 +841,25 @@ int main(int argc, char **argv)
 	for (i = quick ? 2 : 0; i < 3; i++)
 		bench_perf_stat(nr_threads[i], 2000 / nr_threads[i]);
 
+	t0 = now_ns();
+	touch(n_fault);
+	fault_base = report("page fault, no events", t0, n_fault);
+
 	fd[0] = open_sw(PERF_COUNT_SW_TASK_CLOCK);
 	fd[1] = open_sw(PERF_COUNT_SW_CONTEXT_SWITCHES);
 	fd[2] = open_sw(PERF_COUNT_SW_PAGE_FAULTS);
 	t0 = now_ns();
 	ping_pong(n_switch);
-	report("pipe round trip, 3 events", t0, n_switch);
-
+	report_extra("pipe round trip extra, 3 events", t0, n_switch,
+		     procs_base);
 	t0 = now_ns();
 	touch(n_fault);
-	report("page fault, 3 events", t0, n_fault);
+	report_extra("page fault extra, 3 events", t0, n_fault, fault_base);
 	for (i = 0; i < 3; i++)
 		close(fd[i]);
 
-	t0 = now_ns();
-	touch(n_fault);
-	bench_sampling(n_fault, report("page fault, no events", t0, n_fault));
+	bench_sampling(n_fault, fault_base);
 
-	bench_hardware(n_open, n_read, n_switch);
+	bench_hardware(n_open, n_read, n_switch, procs_base);
 	return 0;
 }
