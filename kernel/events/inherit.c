@@ -288,6 +288,9 @@ void perf_event_apply_to_copies(struct perf_event *event, perf_event_op_t fn)
 	struct perf_event *child;
 
 	fn(event);
+	/* Only an inherit event ever has copies. */
+	if (!event->attr.inherit)
+		return;
 	mutex_lock(&event->child_mutex);
 	list_for_each_entry(child, &event->child_list, child_entry)
 		fn(child);
