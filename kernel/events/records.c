@@ -435,7 +435,7 @@ static void perf_switch_output(struct perf_event *event, void *data)
 		u32	tid;
 	} other;
 
-	if (!event->attr.context_switch || event->parent)
+	if (!event->attr.context_switch)
 		return;
 	/* A per-task event knows the task: the record is the header. */
 	if (event->ctx->task) {

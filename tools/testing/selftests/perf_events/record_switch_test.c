@@ -125,6 +125,45 @@ TEST_F(sw, per_task)
 	EXPECT_LE(out - 1, in);
 }
 
+/*
+ * An inherited event's copy writes the switches of the child it follows
+ * (perf record --switch-events follows children so).  With inherit_stat
+ * ours never hands the parent's context to the child at a switch, so the
+ * child's records come from its copy.
+ */
+TEST_F(sw, inherited_copy)
+{
+	struct perf_event_header *h;
+	struct rec_sample_id sid;
+	int child_recs = 0, status;
+	ssize_t len;
+	pid_t pid;
+
+	self->attr.inherit = 1;
+	self->attr.inherit_stat = 1;
+	ASSERT_EQ(0, rb_event_open(&self->ev, &self->attr, 0, self->cpu,
+				   RB_PAGES));
+	pid = fork();
+	ASSERT_LE(0, pid);
+	if (!pid) {
+		switch_out(3);
+		_exit(0);
+	}
+	ASSERT_EQ(pid, waitpid(pid, &status, 0));
+	ASSERT_EQ(0, status);
+
+	len = rec_drain(&self->ev.ring, rbuf, sizeof(rbuf));
+	ASSERT_LT(0, len);
+	rec_for_each(h, rbuf, len) {
+		if (h->type != PERF_RECORD_SWITCH)
+			continue;
+		ASSERT_EQ(0, rec_sample_id(h, SB_SAMPLE_TYPE, &sid));
+		child_recs += sid.tid == (__u32)pid;
+	}
+	/* Out and in around each of the child's three sleeps at least. */
+	EXPECT_LE(6, child_recs);
+}
+
 /* Without attr.context_switch: nothing. */
 TEST_F(sw, not_asked)
 {
