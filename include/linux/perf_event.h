@@ -823,9 +823,9 @@ struct bpf_perf_event_data_kern {
  * clock.  @mutex serialises open, close, read, ioctl and exit, which
  * take it first; list changes hold both.  Only the CPU a context is
  * scheduled in on changes it; others get there with an IPI.  The one
- * exception: an event of a CPU's context that is off, and alone in its
- * group, is added to the lists and taken off them from any CPU, under
- * both locks, since nothing of it is on the CPU.
+ * exception: an event of a CPU's context that is off, alone in its group
+ * and not a cgroup event is added to the lists and taken off them from
+ * any CPU, under both locks, since nothing of it is on the CPU.
  *
  * A task's context may change hands: at a switch between two tasks whose
  * contexts are copies of each other (same nonzero @clone_tag), the
@@ -1087,9 +1087,10 @@ static inline int perf_allow_tracepoint(struct perf_event_attr *attr)
 
 /*
  * Software events.  perf_swevent_enabled[id] counts the events of each
- * kind user space opened, so that perf_sw_event() is a patched-out branch
- * while there are none.  __perf_regs[] holds the registers of events raised where there
- * is no interrupt frame, one set per interrupt level.
+ * kind that are not inherited copies (a copy's original holds the key on
+ * for it), so that perf_sw_event() is a patched-out branch while there
+ * are none.  __perf_regs[] holds the registers of events raised where
+ * there is no interrupt frame, one set per interrupt level.
  */
 extern struct static_key perf_swevent_enabled[PERF_COUNT_SW_MAX];
 DECLARE_PER_CPU(struct pt_regs, __perf_regs[PERF_NR_CONTEXTS]);

@@ -51,10 +51,10 @@ static void perf_buffer_init_user_page(struct perf_buffer *rb)
 
 /*
  * The control page and @nr_pages data pages, zeroed.  The data pages are
- * one compound page from the page allocator, where it has one free
- * without having to work for it (the flags kvmalloc() uses); mmap() maps
- * its pages one by one, each mapping holding the compound page, and it
- * goes back whole, to the per-CPU list it came from.  Otherwise the
+ * one compound page from the page allocator, where it has one free: no
+ * direct reclaim or compaction for it, as vmalloc() will do (kswapd is
+ * woken all the same).  mmap() maps its pages one by one, each mapping
+ * holding the compound page, and it goes back whole.  Otherwise the
  * whole buffer is one vmalloc() area, the control page first.
  */
 static int perf_buffer_alloc_pages(struct perf_buffer *rb,
@@ -70,8 +70,8 @@ static int perf_buffer_alloc_pages(struct perf_buffer *rb,
 		return -ENOMEM;
 	if (!nr_pages)
 		return 0;
-	page = alloc_pages(GFP_KERNEL | __GFP_ZERO | __GFP_NOWARN |
-			   __GFP_NORETRY | __GFP_COMP, order);
+	page = alloc_pages((GFP_KERNEL & ~__GFP_DIRECT_RECLAIM) | __GFP_ZERO |
+			   __GFP_NOWARN | __GFP_COMP, order);
 	if (page) {
 		rb->data = page_address(page);
 		return 0;

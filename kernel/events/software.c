@@ -12,9 +12,9 @@
  *    to or removes from its lists, with interrupts off.
  *
  * perf_sw_event() costs a patched-out branch while no event of the kind
- * exists: perf_swevent_enabled[] counts the events of each kind that user
- * space opened; their inherited copies, which cannot outlive them, are
- * not counted.
+ * exists: perf_swevent_enabled[] counts the events of each kind that are
+ * not inherited copies; a copy cannot outlive its original, which holds
+ * the key on for it.
  */
 #include <linux/perf_event.h>
 #include <linux/sched/clock.h>
