@@ -466,6 +466,14 @@ struct perf_event {
 	/** @child_total_time_running: time running of copies that exited */
 	u64				child_total_time_running;
 	/**
+	 * @read_buf: where read() of a group gathers its values, kept for the
+	 * next read; @read_buf_size bytes.  Used and changed under the
+	 * context's mutex, which read() holds.
+	 */
+	u64				*read_buf;
+	/** @read_buf_size: the size of @read_buf */
+	size_t				read_buf_size;
+	/**
 	 * @ns: the pid namespace of the task that opened it (a reference): its
 	 * records give pids and tids as seen there; copies use their parent's.
 	 */

@@ -230,6 +230,7 @@ void perf_event_free(struct perf_event *event)
 	if (event->parent)
 		perf_event_put(event->parent);
 	put_pid_ns(event->ns);
+	kfree(event->read_buf);
 	call_rcu(&event->rcu_head, perf_event_free_rcu);
 }
 

@@ -221,16 +221,24 @@ ssize_t perf_read(struct file *file, char __user *ubuf, size_t count,
 	}
 
 	/*
-	 * Only a group read can be longer than five values.  The fill stores
-	 * every value; what it might leave is cleared below, so the buffer
-	 * need not be cleared first.
+	 * Only a group read can be longer than five values; its buffer stays
+	 * with the event for the next read (perf stat reads a group every
+	 * interval).  The fill stores every value; what it might leave is
+	 * cleared below, so the buffer need not be cleared first.
 	 */
 	if (size > sizeof(one)) {
-		values = kmalloc(size, GFP_KERNEL);
-		if (!values) {
-			ret = perf_refuse(-ENOMEM, "read: out of memory", size);
-			goto out;
+		if (event->read_buf_size < size) {
+			kfree(event->read_buf);
+			event->read_buf_size = 0;
+			event->read_buf = kmalloc(size, GFP_KERNEL);
+			if (!event->read_buf) {
+				ret = perf_refuse(-ENOMEM, "read: out of memory",
+						  size);
+				goto out;
+			}
+			event->read_buf_size = size;
 		}
+		values = event->read_buf;
 	}
 	buf.pos = values;
 	buf.end = values + size / sizeof(u64);
@@ -243,8 +251,6 @@ ssize_t perf_read(struct file *file, char __user *ubuf, size_t count,
 	if (copy_to_user(ubuf, values, size))
 		ret = perf_refuse(-EFAULT, "read: buffer not writable",
 				  (unsigned long)ubuf);
-	if (values != one)
-		kfree(values);
 out:
 	mutex_unlock(&ctx->mutex);
 	return ret;

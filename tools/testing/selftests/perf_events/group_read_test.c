@@ -677,4 +677,40 @@ TEST(leader_of_other_task)
 	EXPECT_LE(0, gated_wait(&c));
 }
 
+/*
+ * A group that grows and shrinks between reads: each read gives the
+ * members there are at that moment, with their ids, in order.  (Ours
+ * keeps a group read's buffer for the next read, grown when the group
+ * outgrows it.)
+ */
+TEST(group_grows_and_shrinks)
+{
+	const __u64 fmt = PERF_FORMAT_GROUP | PERF_FORMAT_ID |
+			  PERF_FORMAT_TOTAL_TIME_ENABLED;
+	int fd[GROUP_MAX_MEMBERS], step, n, i;
+	static const int sizes[] = { 3, GROUP_MAX_MEMBERS, 4, 6 };
+	__u64 id[GROUP_MAX_MEMBERS];
+	struct group_reading r;
+
+	n = 0;
+	for (step = 0; step < 4; step++) {
+		for (; n < sizes[step]; n++) {
+			fd[n] = sw_event_open_group(PERF_COUNT_SW_TASK_CLOCK,
+						    fmt, false, 0, -1,
+						    n ? fd[0] : -1);
+			ASSERT_LE(0, fd[n]);
+			ASSERT_EQ(0, ioctl(fd[n], PERF_EVENT_IOC_ID, &id[n]));
+		}
+		for (; n > sizes[step]; n--)
+			close(fd[n - 1]);
+		ASSERT_EQ(0, read_group(fd[0], fmt, &r));
+		ASSERT_EQ(n, r.nr);
+		for (i = 0; i < n; i++)
+			EXPECT_EQ(id[i], r.member[i].id);
+		EXPECT_LT(0, r.enabled);
+	}
+	for (i = 0; i < n; i++)
+		close(fd[i]);
+}
+
 TEST_HARNESS_MAIN
