@@ -228,14 +228,14 @@ ssize_t perf_read(struct file *file, char __user *ubuf, size_t count,
 	 */
 	if (size > sizeof(one)) {
 		if (event->read_buf_size < size) {
-			kfree(event->read_buf);
-			event->read_buf_size = 0;
-			event->read_buf = kmalloc(size, GFP_KERNEL);
-			if (!event->read_buf) {
+			values = kmalloc(size, GFP_KERNEL);
+			if (!values) {
 				ret = perf_refuse(-ENOMEM, "read: out of memory",
 						  size);
 				goto out;
 			}
+			kfree(event->read_buf);
+			event->read_buf = values;
 			event->read_buf_size = size;
 		}
 		values = event->read_buf;

@@ -57,10 +57,16 @@ static void perf_buffer_init_user_page(struct perf_buffer *rb)
  * holding the compound page, and it goes back whole.  Otherwise the
  * whole buffer is one vmalloc() area, the control page first.
  */
+/* The order of the compound page that holds @nr_pages (at least one). */
+static unsigned int perf_buffer_data_order(unsigned long nr_pages)
+{
+	return get_order(nr_pages << PAGE_SHIFT);
+}
+
 static int perf_buffer_alloc_pages(struct perf_buffer *rb,
 				   unsigned long nr_pages)
 {
-	unsigned int order = nr_pages ? get_order(nr_pages << PAGE_SHIFT) : 0;
+	unsigned int order = nr_pages ? perf_buffer_data_order(nr_pages) : 0;
 	struct page *page;
 
 	if (order >= MAX_ORDER)
@@ -94,7 +100,7 @@ static void perf_buffer_free_pages(struct perf_buffer *rb)
 	free_page((unsigned long)rb->user_page);
 	if (rb->nr_pages)
 		__free_pages(virt_to_page(rb->data),
-			     get_order(rb->nr_pages << PAGE_SHIFT));
+			     perf_buffer_data_order(rb->nr_pages));
 }
 
 /**
