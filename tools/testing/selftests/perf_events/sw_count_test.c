@@ -305,20 +305,40 @@ TEST(one_cpu_counts_there)
 }
 
 /*
+ * Two CPUs we may run on, the task pinned to the first, and twice
+ * TOUCH_PAGES fresh pages to fault on.
+ */
+FIXTURE(two_cpus) {
+	int cpus[2];
+	char *buf;
+};
+
+FIXTURE_SETUP(two_cpus)
+{
+	self->buf = NULL;
+	if (allowed_cpus(self->cpus, 2) < 2)
+		SKIP(return, "needs two CPUs");
+	ASSERT_EQ(0, pin_to_cpu(self->cpus[0]));
+	self->buf = map_fresh_pages(2 * TOUCH_PAGES);
+	ASSERT_NE(NULL, self->buf);
+}
+
+FIXTURE_TEARDOWN(two_cpus)
+{
+	if (self->buf)
+		munmap(self->buf, 2 * TOUCH_PAGES * getpagesize());
+}
+
+/*
  * pid 0, cpu M: nothing is counted while the task is kept on another CPU,
  * and counting starts once the task moves onto CPU M.
  */
-TEST(one_cpu_ignores_other_cpus)
+TEST_F(two_cpus, one_cpu_ignores_other_cpus)
 {
 	struct counter_set c = fault_time_set;
-	int cpus[2];
-	char *buf;
+	int *cpus = self->cpus;
+	char *buf = self->buf;
 
-	if (allowed_cpus(cpus, 2) < 2)
-		SKIP(return, "needs two CPUs");
-	ASSERT_EQ(0, pin_to_cpu(cpus[0]));
-	buf = map_fresh_pages(2 * TOUCH_PAGES);
-	ASSERT_NE(NULL, buf);
 	set_open(_metadata, &c, 0, cpus[1]);
 
 	/* On cpus[0]: the cpus[1] counters stay at zero. */
@@ -333,7 +353,6 @@ TEST(one_cpu_ignores_other_cpus)
 	check_fault_and_spin(_metadata, &c, buf + TOUCH_PAGES * getpagesize());
 
 	set_close(&c);
-	munmap(buf, 2 * TOUCH_PAGES * getpagesize());
 }
 
 /* pid -1, cpu N: a CPU-wide counter sees our faults taken on CPU N. */
@@ -366,17 +385,12 @@ TEST(cpu_wide_counts_faults)
  * A second such event, closed while still off, takes nothing with it.
  * (Ours adds and removes such events without interrupting CPU M.)
  */
-TEST(cpu_wide_opened_off_elsewhere)
+TEST_F(two_cpus, cpu_wide_opened_off_elsewhere)
 {
+	int *cpus = self->cpus, fd, other;
+	char *buf = self->buf;
 	struct value_times vt;
-	int cpus[2], fd, other;
-	char *buf;
 
-	if (allowed_cpus(cpus, 2) < 2)
-		SKIP(return, "needs two CPUs");
-	ASSERT_EQ(0, pin_to_cpu(cpus[0]));
-	buf = map_fresh_pages(2 * TOUCH_PAGES);
-	ASSERT_NE(NULL, buf);
 	other = sw_event_open(PERF_COUNT_SW_PAGE_FAULTS, RF_TIMES, true, -1,
 			      cpus[1]);
 	ASSERT_LE(0, other);
@@ -400,7 +414,6 @@ TEST(cpu_wide_opened_off_elsewhere)
 	EXPECT_LT(0, vt.enabled);
 	EXPECT_EQ(vt.enabled, vt.running);
 	close(fd);
-	munmap(buf, 2 * TOUCH_PAGES * getpagesize());
 }
 
 /*
