@@ -186,12 +186,6 @@ static int perf_vm_may_split(struct vm_area_struct *vma, unsigned long addr)
 	return perf_refuse(-EINVAL, "munmap: part of a buffer", addr);
 }
 
-static const struct vm_operations_struct perf_vm_ops = {
-	.open		= perf_vm_open,
-	.close		= perf_vm_close,
-	.may_split	= perf_vm_may_split,
-};
-
 static unsigned long perf_event_watermark(struct perf_event *event)
 {
 	return event->attr.watermark ? event->attr.wakeup_watermark : 0;
@@ -218,32 +212,62 @@ static int perf_mmap_aux(struct perf_buffer *rb, struct vm_area_struct *vma)
 }
 
 /*
- * Map the whole buffer now, so that reading it never faults: its pages
- * PERF_MAP_BATCH at a time through vm_insert_pages(), which takes the
- * page-table lock once for up to eight of them, where
- * remap_vmalloc_range() takes it once a page.
+ * Map pages @first to @first + *@nr - 1 of the buffer (at most
+ * PERF_MAP_BATCH) with one vm_insert_pages(), which takes the page-table
+ * lock once for up to eight of them.  *@nr comes back as how many were
+ * not mapped; the return is vm_insert_pages()' error for the first of
+ * those, -EBUSY if it already was.
  */
 #define PERF_MAP_BATCH	16
 
-static int perf_mmap_pages(struct vm_area_struct *vma, struct perf_buffer *rb)
+static int perf_mmap_pages(struct vm_area_struct *vma, struct perf_buffer *rb,
+			   unsigned long first, unsigned long *nr)
 {
-	unsigned long nr = rb->nr_pages + 1, i, j, n, left;
+	unsigned long addr = vma->vm_start +
+			     ((first - vma->vm_pgoff) << PAGE_SHIFT);
 	struct page *pages[PERF_MAP_BATCH];
+	unsigned long i;
+
+	for (i = 0; i < *nr; i++)
+		pages[i] = perf_buffer_page(rb, first + i);
+	return vm_insert_pages(vma, addr, pages, nr);
+}
+
+/*
+ * mmap() maps the control page, which every reader looks at first; a data
+ * page is mapped when first touched, with the pages after it up to
+ * PERF_MAP_BATCH: a reader going forward through the buffer faults once
+ * per batch, and a buffer that is unmapped before it fills (or after
+ * MADV_DONTNEED) costs only the pages that were read.  The mapping holds
+ * the buffer (vm_private_data, counted in its mmap_count).
+ *
+ * Only the faulting page has to be mapped: the ones after it stop at the
+ * first that is mapped already (-EBUSY) or whose page table cannot be
+ * allocated, and are mapped by a later fault.
+ */
+static vm_fault_t perf_vm_fault(struct vm_fault *vmf)
+{
+	struct perf_buffer *rb = vmf->vma->vm_private_data;
+	unsigned long total = rb->nr_pages + 1, want, nr;
 	int ret;
 
-	for (i = 0; i < nr; i += n) {
-		n = min_t(unsigned long, nr - i, PERF_MAP_BATCH);
-		for (j = 0; j < n; j++)
-			pages[j] = perf_buffer_page(rb, i + j);
-		/* In: how many to map; out: how many were not (0 here). */
-		left = n;
-		ret = vm_insert_pages(vma, vma->vm_start + (i << PAGE_SHIFT),
-				      pages, &left);
-		if (ret)
-			return ret;
-	}
-	return 0;
+	if (vmf->pgoff >= total)
+		return VM_FAULT_SIGBUS;
+	want = min_t(unsigned long, total - vmf->pgoff, PERF_MAP_BATCH);
+	nr = want;
+	ret = perf_mmap_pages(vmf->vma, rb, vmf->pgoff, &nr);
+	/* The faulting page was mapped here, or by a racing fault. */
+	if (nr < want || ret == -EBUSY)
+		return VM_FAULT_NOPAGE;
+	return ret == -ENOMEM ? VM_FAULT_OOM : VM_FAULT_SIGBUS;
 }
+
+static const struct vm_operations_struct perf_vm_ops = {
+	.open		= perf_vm_open,
+	.close		= perf_vm_close,
+	.may_split	= perf_vm_may_split,
+	.fault		= perf_vm_fault,
+};
 
 /**
  * perf_mmap - the mmap() of an event's file
@@ -260,7 +284,7 @@ int perf_mmap(struct file *file, struct vm_area_struct *vma)
 {
 	struct perf_event *event = file->private_data;
 	unsigned long size = vma->vm_end - vma->vm_start;
-	unsigned long nr_pages = (size >> PAGE_SHIFT) - 1;
+	unsigned long nr_pages = (size >> PAGE_SHIFT) - 1, nr;
 	struct perf_buffer *rb;
 	int ret;
 
@@ -317,7 +341,8 @@ int perf_mmap(struct file *file, struct vm_area_struct *vma)
 		perf_buffer_put(rb);
 	}
 
-	ret = perf_mmap_pages(vma, rb);
+	nr = 1;
+	ret = perf_mmap_pages(vma, rb, 0, &nr);
 	if (ret) {
 		perf_refuse(ret, "mmap: cannot map the buffer", nr_pages);
 		if (!atomic_read(&rb->mmap_count))
@@ -334,6 +359,7 @@ int perf_mmap(struct file *file, struct vm_area_struct *vma)
 	 */
 	vma->vm_flags |= VM_DONTCOPY | VM_DONTEXPAND | VM_DONTDUMP;
 	vma->vm_ops = &perf_vm_ops;
+	vma->vm_private_data = rb;
 	perf_event_update_userpage(event);
 out:
 	mutex_unlock(&perf_mmap_mutex);

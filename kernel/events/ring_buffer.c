@@ -49,20 +49,20 @@ static void perf_buffer_init_user_page(struct perf_buffer *rb)
 	up->data_size = rb->data_size;
 }
 
-/*
- * The control page and @nr_pages data pages, zeroed.  The data pages are
- * one compound page from the page allocator, where it has one free: no
- * direct reclaim or compaction for it, as vmalloc() will do (kswapd is
- * woken all the same).  mmap() maps its pages one by one, each mapping
- * holding the compound page, and it goes back whole.  Otherwise the
- * whole buffer is one vmalloc() area, the control page first.
- */
 /* The order of the compound page that holds @nr_pages (at least one). */
 static unsigned int perf_buffer_data_order(unsigned long nr_pages)
 {
 	return get_order(nr_pages << PAGE_SHIFT);
 }
 
+/*
+ * The control page and @nr_pages data pages, zeroed.  The data pages are
+ * one compound page from the page allocator, where it has one free: no
+ * direct reclaim or compaction for it, as vmalloc() will do (kswapd is
+ * woken all the same).  Each page mapped into user space holds the
+ * compound page, and it goes back whole.  Otherwise the whole buffer is
+ * one vmalloc() area, the control page first.
+ */
 static int perf_buffer_alloc_pages(struct perf_buffer *rb,
 				   unsigned long nr_pages)
 {
