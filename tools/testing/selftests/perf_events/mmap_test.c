@@ -24,6 +24,8 @@
  *    CPU, and at PERF_EVENT_IOC_RESET.
  *  - The mapping is unmapped whole or not at all (munmap() of a part is
  *    EINVAL), and is not inherited across fork().
+ *  - The data pages read back the same records whatever order they are
+ *    first touched in, and through /proc/self/mem (get_user_pages()).
  */
 #define _GNU_SOURCE
 #include <errno.h>
@@ -524,6 +526,77 @@ TEST(not_inherited_by_fork)
 	EXPECT_EQ(page_size(), r.up->data_offset);
 	ring_unmap(&r);
 	close(fd);
+}
+
+/* The fresh pages a page-fault sampler saw, and how many of its samples. */
+struct fault_span {
+	__u64 lo, hi;
+	int in, out;
+};
+
+static int count_fault_sample(struct perf_event_header *h, void *arg)
+{
+	struct fault_span *s = arg;
+	__u64 *body = (__u64 *)(h + 1);
+
+	if (h->type != PERF_RECORD_SAMPLE || h->size != sizeof(*h) + 16)
+		s->out++;
+	else if (body[1] >= s->lo && body[1] < s->hi)
+		s->in++;
+	return 0;
+}
+
+/*
+ * Samples spread over more than 16 data pages (how many one fault may
+ * map) read back right through a mapping faulted from its last page
+ * back, and through /proc/self/mem (which maps them with
+ * get_user_pages()) from a mapping never touched.
+ */
+TEST(data_pages_in_any_order)
+{
+	size_t psz = page_size(), nr = 32, faults = 21 * psz / 24, i;
+	struct fault_span span = { 0 };
+	struct ring a, b, c;
+	char *fresh, *copy;
+	__u64 head;
+	int fd, mem;
+
+	fresh = map_fresh_pages(faults);
+	ASSERT_NE(NULL, fresh);
+	copy = malloc(nr * psz);
+	ASSERT_NE(NULL, copy);
+	fd = open_mapped(_metadata, &a, nr);
+	/* 24-byte samples (header, IP, ADDR): 21 pages and a bit. */
+	ASSERT_EQ(0, ioctl(fd, PERF_EVENT_IOC_ENABLE, 0));
+	touch_pages(fresh, faults);
+	ASSERT_EQ(0, ioctl(fd, PERF_EVENT_IOC_DISABLE, 0));
+	head = ring_head(&a);
+	ASSERT_LE(faults * 24, head);
+	ASSERT_GT(a.size, head);
+
+	ASSERT_EQ(0, ring_map(&b, fd, nr));
+	for (i = nr; i-- > 0;)
+		__atomic_load_n(b.data + i * psz, __ATOMIC_RELAXED);
+	span.lo = (unsigned long)fresh;
+	span.hi = span.lo + faults * psz;
+	EXPECT_LT(0, ring_walk(&b, 0, head, count_fault_sample, &span));
+	EXPECT_EQ(faults, span.in);
+	EXPECT_EQ(0, span.out);
+	EXPECT_EQ(0, memcmp(a.data, b.data, head));
+
+	ASSERT_EQ(0, ring_map(&c, fd, nr));
+	mem = open("/proc/self/mem", O_RDONLY);
+	ASSERT_LE(0, mem);
+	EXPECT_EQ((ssize_t)head, pread(mem, copy, head, (unsigned long)c.data));
+	close(mem);
+	EXPECT_EQ(0, memcmp(copy, a.data, head));
+
+	ring_unmap(&c);
+	ring_unmap(&b);
+	ring_unmap(&a);
+	close(fd);
+	free(copy);
+	munmap(fresh, faults * psz);
 }
 
 TEST_HARNESS_MAIN
