@@ -498,8 +498,8 @@ struct perf_event {
 	 */
 	struct perf_buffer __rcu	*rb;
 	/**
-	 * @rb_entry: on @rb's list of writers (under the buffer's event_lock
-	 * too), which wakeups walk under RCU.
+	 * @rb_entry: on @rb's list of writers (under perf_mmap_mutex, as
+	 * @rb), which wakeups walk under RCU.
 	 */
 	struct list_head		rb_entry;
 	/**

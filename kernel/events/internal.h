@@ -203,8 +203,8 @@ static inline bool perf_probe_pmu_owns(struct perf_event *event)
  * struct perf_buffer - a ring buffer (ring_buffer.c)
  *
  * @head, @nest, @events, @wakeup and @lost are written only by the CPU
- * its writers run on (local_t); @event_list changes under @event_lock
- * and is walked under RCU; the mmap fields change under perf_mmap_mutex.
+ * its writers run on (local_t); @event_list and the mmap fields change
+ * under perf_mmap_mutex, and @event_list is walked under RCU.
  */
 struct perf_buffer {
 	refcount_t			refcount;
@@ -225,7 +225,6 @@ struct perf_buffer {
 	struct perf_event_mmap_page	*user_page;
 	void				*data;
 
-	spinlock_t			event_lock;	/* guards event_list */
 	struct list_head		event_list;
 
 	/* Mappings, and the memory they were charged for. */

@@ -29,7 +29,7 @@
  * buffers: perf_event::rb and perf_event::rb_entry of every event, and
  * the mmap fields of struct perf_buffer.  Taken inside mmap_lock (mmap()
  * and munmap() hold it) and inside perf_event_context::mutex (ioctl and
- * release); nothing is taken inside it but the buffers' event_lock.
+ * release); none of perf's own locks is taken inside it.
  */
 DEFINE_MUTEX(perf_mmap_mutex);
 

@@ -149,7 +149,6 @@ struct perf_buffer *perf_buffer_alloc(unsigned long nr_pages,
 		watermark = rb->data_size / 2;
 	rb->watermark = watermark;
 	refcount_set(&rb->refcount, 1);
-	spin_lock_init(&rb->event_lock);
 	INIT_LIST_HEAD(&rb->event_list);
 	perf_buffer_init_user_page(rb);
 	return rb;
@@ -208,24 +207,20 @@ struct perf_buffer *perf_buffer_get(struct perf_event *event)
  */
 void perf_buffer_attach(struct perf_event *event, struct perf_buffer *rb)
 {
-	struct perf_buffer *old = rcu_dereference_protected(event->rb, 1);
-	unsigned long flags;
+	struct perf_buffer *old;
 
+	old = rcu_dereference_protected(event->rb,
+					lockdep_is_held(&perf_mmap_mutex));
 	if (old == rb)
 		return;
-	if (old) {
-		spin_lock_irqsave(&old->event_lock, flags);
+	if (old)
 		list_del_rcu(&event->rb_entry);
-		spin_unlock_irqrestore(&old->event_lock, flags);
-	}
 	rcu_assign_pointer(event->rb, rb);
 	if (rb) {
 		if (old)
 			synchronize_rcu();
 		refcount_inc(&rb->refcount);
-		spin_lock_irqsave(&rb->event_lock, flags);
 		list_add_rcu(&event->rb_entry, &rb->event_list);
-		spin_unlock_irqrestore(&rb->event_lock, flags);
 		perf_event_update_userpage(event);
 	}
 	perf_buffer_put(old);
