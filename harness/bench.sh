@@ -27,6 +27,12 @@ rm -f "$out"/*.txt "$out"/*.log "$out"/*.md "$out"/*.dat "$out"/*.gp \
 # and 8 vCPUs (the guest configuration's NR_CPUS) for the rows that grow
 # with the CPUs: those run on the host's clock and move with its load.
 # One initramfs serves every boot, its command telling them apart.
+# Every boot is HARNESS_DETERMINISTIC: no KASLR, no randomised mmap()
+# addresses, no RDRAND, so a process's mappings land where they did on
+# the other kernel.  With randomisation, whether a mapping shares its page
+# tables with its neighbours changes from boot to boot, and with it the
+# cost of an mmap()+munmap() by a fifth: enough to move a ratio by 0.1.
+export HARNESS_DETERMINISTIC=1
 cmd="if grep -q harness.cpus /proc/cmdline; then perf-bench cpus;"
 cmd="$cmd else perf-bench $args; fi"
 boot() {
