@@ -503,10 +503,12 @@ struct perf_event {
 	 */
 	struct list_head		rb_entry;
 	/**
-	 * @mmap_count: the mappings made through this event that are still
-	 * there; changed under perf_mmap_mutex.
+	 * @rb_left: when it last left a buffer's list, as an RCU grace-period
+	 * cookie (get_state_synchronize_rcu()): joining a list waits until a
+	 * wakeup walking the old one cannot be at this event any more.
+	 * Under perf_mmap_mutex.
 	 */
-	atomic_t			mmap_count;
+	unsigned long			rb_left;
 	/**
 	 * @lost_samples: records it and its inherited copies could not write
 	 * (PERF_FORMAT_LOST).
@@ -545,6 +547,11 @@ struct perf_event {
 	 * (IOC_REFRESH); 0: no limit.
 	 */
 	atomic_t			event_limit;
+	/**
+	 * @mmap_count: the mappings made through this event that are still
+	 * there; changed under perf_mmap_mutex.
+	 */
+	atomic_t			mmap_count;
 	/**
 	 * @destroy: undoes what its PMU's event_init did, as the event is
 	 * freed; NULL if there is nothing to undo.

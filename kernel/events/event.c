@@ -117,6 +117,7 @@ struct perf_event *perf_event_alloc(struct perf_event_attr *attr, int cpu,
 	INIT_LIST_HEAD(&event->child_list);
 	INIT_LIST_HEAD(&event->child_entry);
 	INIT_LIST_HEAD(&event->rb_entry);
+	event->rb_left = get_completed_synchronize_rcu();
 	INIT_LIST_HEAD(&event->sb_entry);
 
 	event->attr = *attr;

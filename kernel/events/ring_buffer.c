@@ -201,9 +201,10 @@ struct perf_buffer *perf_buffer_get(struct perf_event *event)
  * @rb: the buffer (the event takes a reference of its own), or NULL to
  *	detach
  *
- * perf_mmap_mutex held.  An event moving from one buffer to another
- * waits for a grace period in between, so that a wakeup walking the old
- * buffer's list never wanders onto the new one.
+ * perf_mmap_mutex held.  An event joining a buffer's list waits until a
+ * grace period has passed since it left the last one (at once, or by a
+ * detach and a later attach), so that a wakeup still walking the old list
+ * through it never wanders onto the new one.
  */
 void perf_buffer_attach(struct perf_event *event, struct perf_buffer *rb)
 {
@@ -213,12 +214,13 @@ void perf_buffer_attach(struct perf_event *event, struct perf_buffer *rb)
 					lockdep_is_held(&perf_mmap_mutex));
 	if (old == rb)
 		return;
-	if (old)
+	if (old) {
 		list_del_rcu(&event->rb_entry);
+		event->rb_left = get_state_synchronize_rcu();
+	}
 	rcu_assign_pointer(event->rb, rb);
 	if (rb) {
-		if (old)
-			synchronize_rcu();
+		cond_synchronize_rcu(event->rb_left);
 		refcount_inc(&rb->refcount);
 		list_add_rcu(&event->rb_entry, &rb->event_list);
 		perf_event_update_userpage(event);

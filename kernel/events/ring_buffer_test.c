@@ -3,7 +3,7 @@
  * KUnit tests of the ring buffer (ring_buffer.c): reserving and writing
  * records, wrapping around the end, losing records that do not fit and
  * telling user space with PERF_RECORD_LOST, backward buffers, nested
- * writers, pausing and wakeups.
+ * writers, pausing and wakeups, and an event moving between buffers.
  *
  * Each test writes through a bare event that is not on any context:
  * only the fields the output path reads are set up.
@@ -35,6 +35,7 @@ static void rb_test_setup(struct kunit *test, struct rb_test *t,
 	event->attr.write_backward = backward;
 	event->id = 42;
 	INIT_LIST_HEAD(&event->rb_entry);
+	event->rb_left = get_completed_synchronize_rcu();
 	init_waitqueue_head(&event->waitq);
 	perf_event_init_pending(event);
 
@@ -282,6 +283,43 @@ static void rb_test_pages(struct kunit *test)
 	rb_test_teardown(&t);
 }
 
+/*
+ * An event that leaves one buffer and joins another, at once or by a
+ * detach and a later attach, joins only after a grace period: a wakeup
+ * may still be walking the old list through it.
+ */
+static void rb_test_rejoin_waits(struct kunit *test)
+{
+	struct rcu_gp_oldstate before;
+	struct perf_buffer *other;
+	struct rb_test t;
+
+	rb_test_setup(test, &t, 1, 0, true, false);
+	/* Ours, so that the first buffer outlives the event's leaving it. */
+	refcount_inc(&t.rb->refcount);
+	other = perf_buffer_alloc(1, 0, true);
+	KUNIT_ASSERT_NOT_NULL(test, other);
+
+	mutex_lock(&perf_mmap_mutex);
+	get_state_synchronize_rcu_full(&before);
+	perf_buffer_attach(t.event, NULL);
+	perf_buffer_attach(t.event, other);
+	KUNIT_EXPECT_TRUE(test, poll_state_synchronize_rcu_full(&before));
+	KUNIT_EXPECT_PTR_EQ(test, list_first_entry(&other->event_list,
+						   struct perf_event,
+						   rb_entry), t.event);
+
+	get_state_synchronize_rcu_full(&before);
+	perf_buffer_attach(t.event, t.rb);
+	KUNIT_EXPECT_TRUE(test, poll_state_synchronize_rcu_full(&before));
+	KUNIT_EXPECT_TRUE(test, list_empty(&other->event_list));
+	mutex_unlock(&perf_mmap_mutex);
+
+	perf_buffer_put(other);
+	perf_buffer_put(t.rb);
+	rb_test_teardown(&t);
+}
+
 static struct kunit_case perf_ring_buffer_cases[] = {
 	KUNIT_CASE(rb_test_user_page),
 	KUNIT_CASE(rb_test_wraps),
@@ -292,6 +330,7 @@ static struct kunit_case perf_ring_buffer_cases[] = {
 	KUNIT_CASE(rb_test_watermark),
 	KUNIT_CASE(rb_test_no_data_pages),
 	KUNIT_CASE(rb_test_pages),
+	KUNIT_CASE(rb_test_rejoin_waits),
 	{}
 };
 
