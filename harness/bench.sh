@@ -46,9 +46,33 @@ boot() {
 for kind in ours upstream; do
 	"$ROOT/harness/build.sh" "$kind" "$cmd" >/dev/null
 	HARNESS_ICOUNT=1 boot "$kind" icount
+done
+# The vCPU rows run on the host's clock, and one boot can be a fifth
+# slower than the next for all its rows.  So the two kernels take turns,
+# BENCH_ROUNDS (3) boots each per vCPU count, and each row keeps its best
+# (lowest) value; the kernels are built with the same initramfs as above.
+rounds=${BENCH_ROUNDS:-3}
+for round in $(seq "$rounds"); do
 	for n in $cpus; do
-		HARNESS_SMP=$n HARNESS_CMDLINE=harness.cpus boot "$kind" "$n-vcpu"
+		for kind in ours upstream; do
+			HARNESS_SMP=$n HARNESS_CMDLINE=harness.cpus \
+				boot "$kind" "$n-vcpu-$round"
+		done
 	done
+done
+
+# A row printed by several boots keeps its lowest value (all such rows are
+# ns/op), in the place of its first.
+for kind in ours upstream; do
+	awk '
+		{
+			n = split($0, f, " ");
+			name = f[1]; for (i = 2; i < n - 1; i++) name = name " " f[i];
+			if (!(name in best)) { order[++rows] = name; line[name] = $0; best[name] = f[n - 1]; }
+			else if (f[n - 1] + 0 < best[name] + 0) { line[name] = $0; best[name] = f[n - 1]; }
+		}
+		END { for (i = 1; i <= rows; i++) print line[order[i]] }' \
+		"$out/$kind.txt" >"$out/$kind.best" && mv "$out/$kind.best" "$out/$kind.txt"
 done
 
 # The two runs joined by measurement name, in the order ours printed them:
