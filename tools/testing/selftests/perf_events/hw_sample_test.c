@@ -93,33 +93,20 @@ static __attribute__((noinline)) void two_functions(int fd)
 #define TEST_RATE	1000000
 
 FIXTURE(hw_sample) {
-	struct saved_sysctl rate;
-	struct saved_sysctl percent;
+	struct saved_rate_limits limits;
 };
 
-/*
- * The sample rate can only be set while the dynamic limit is on (a
- * percentage other than 0 and 100): set it, then turn the limit off.
- */
 FIXTURE_SETUP(hw_sample)
 {
 	/* The harness runs each test even when this skips: they check. */
 	if (!hw_pmu_present())
 		return;
-	ASSERT_EQ(0, sysctl_save(&self->percent, CPU_PERCENT));
-	ASSERT_EQ(0, sysctl_save(&self->rate, MAX_RATE));
-	ASSERT_EQ(0, write_int_file(CPU_PERCENT, 25));
-	ASSERT_EQ(0, write_int_file(MAX_RATE, TEST_RATE));
-	ASSERT_EQ(0, write_int_file(CPU_PERCENT, 0));
+	ASSERT_EQ(0, sample_rate_lift(&self->limits, TEST_RATE));
 }
 
 FIXTURE_TEARDOWN(hw_sample)
 {
-	if (!self->percent.saved || !self->rate.saved)
-		return;
-	write_int_file(CPU_PERCENT, 25);
-	sysctl_restore(&self->rate);
-	sysctl_restore(&self->percent);
+	sample_rate_restore(&self->limits);
 }
 
 /* An instructions:u event sampling IP every PERIOD, its ring mapped. */

@@ -39,6 +39,7 @@
 
 #include "perf_test_util.h"
 #include "perf_sample_util.h"
+#include "perf_signal_util.h"
 #include "../kselftest_harness.h"
 
 #define MAX_RATE	SYSCTL_PATH("perf_event_max_sample_rate")
@@ -351,58 +352,6 @@ TEST(period_ioctl_errors)
 	value = rate;
 	EXPECT_EQ(0, ioctl(fd, PERF_EVENT_IOC_PERIOD, &value));
 	close(fd);
-}
-
-/* Block @sig, so that it waits for sigtimedwait(). */
-static int block_signal(int sig)
-{
-	sigset_t set;
-
-	sigemptyset(&set);
-	sigaddset(&set, sig);
-	return sigprocmask(SIG_BLOCK, &set, NULL);
-}
-
-/* Wait up to @secs for the blocked @sig: what sigtimedwait() returns. */
-static int wait_signal(int sig, siginfo_t *si, int secs)
-{
-	struct timespec wait = { .tv_sec = secs };
-	sigset_t set;
-
-	sigemptyset(&set);
-	sigaddset(&set, sig);
-	return sigtimedwait(&set, si, &wait);
-}
-
-/* Have the event signal its owner on each overflow (O_ASYNC). */
-static int set_async(int fd)
-{
-	return fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) | O_ASYNC);
-}
-
-/* Route the event's SIGIO to us as @sig, which is blocked. */
-static int async_to_self(int fd, int sig)
-{
-	if (block_signal(sig) || fcntl(fd, F_SETOWN, getpid()) ||
-	    fcntl(fd, F_SETSIG, sig) || set_async(fd))
-		return -1;
-	return 0;
-}
-
-/* Take the queued @sig signals: their si_codes, up to @max. */
-static int take_signals(int sig, int fd, int *codes, int max, int *bad_fd)
-{
-	siginfo_t si;
-	int n = 0;
-
-	while (wait_signal(sig, &si, 0) == sig) {
-		if (si.si_fd != fd)
-			(*bad_fd)++;
-		if (n < max)
-			codes[n] = si.si_code;
-		n++;
-	}
-	return n;
 }
 
 /* REFRESH(3): three overflows, POLL_IN, POLL_IN, POLL_HUP; then off. */

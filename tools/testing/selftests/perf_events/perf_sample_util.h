@@ -477,4 +477,40 @@ static inline void sysctl_restore(struct saved_sysctl *s)
 
 #define SYSCTL_PATH(name)	"/proc/sys/kernel/" name
 
+/* The two limits on the rate of samples, saved to be put back. */
+struct saved_rate_limits {
+	struct saved_sysctl rate;	/* perf_event_max_sample_rate */
+	struct saved_sysctl percent;	/* perf_cpu_time_max_percent */
+};
+
+/*
+ * Let up to @rate samples a second through, whatever they cost: the
+ * rate can only be set while the dynamic limit is on (a percentage
+ * other than 0 and 100), so set it, then turn the limit off.  0, or -1
+ * if a sysctl could not be read or written.
+ */
+static inline int sample_rate_lift(struct saved_rate_limits *s, int rate)
+{
+	const char *percent = SYSCTL_PATH("perf_cpu_time_max_percent");
+
+	if (sysctl_save(&s->percent, percent) ||
+	    sysctl_save(&s->rate, SYSCTL_PATH("perf_event_max_sample_rate")))
+		return -1;
+	if (write_int_file(percent, 25) ||
+	    write_int_file(s->rate.path, rate) ||
+	    write_int_file(percent, 0))
+		return -1;
+	return 0;
+}
+
+/* Put back what sample_rate_lift() changed. */
+static inline void sample_rate_restore(struct saved_rate_limits *s)
+{
+	if (!s->percent.saved || !s->rate.saved)
+		return;
+	write_int_file(s->percent.path, 25);
+	sysctl_restore(&s->rate);
+	sysctl_restore(&s->percent);
+}
+
 #endif /* PERF_SAMPLE_UTIL_H */
