@@ -5,8 +5,9 @@
  * started and the registers of the interrupted context.
  *
  * In order: the overflow is counted against the per-tick limit
- * (perf_event_max_sample_rate / HZ) and the event throttled past it; a
- * frequency event's period is re-estimated; a refresh limit
+ * (perf_event_max_sample_rate / HZ) and the event throttled past it (the
+ * overflow that throttles it is still delivered); a frequency event's
+ * period is re-estimated; a refresh limit
  * (PERF_EVENT_IOC_REFRESH) is counted down; then the sample goes to the
  * kernel user's handler or the ring buffer.  What cannot be done in NMI
  * or under the runqueue lock (waking readers, SIGIO, disabling the
@@ -55,22 +56,22 @@ static void perf_log_throttle(struct perf_event *event, bool unthrottle)
 }
 
 /*
- * Count an overflow in this tick.  Return true if the event is (now)
- * throttled; with @may_throttle false it never becomes so here.
+ * Count an overflow against this tick's allowance.  Return true if it is
+ * the last the allowance lets through (the perf_max_samples_per_tick-th
+ * of the tick, as in 6.1): the event is throttled from now on, and its
+ * PMU must stop it once this overflow is delivered.  With @may_throttle
+ * false the event never becomes throttled here.
  */
-static bool perf_overflow_throttled(struct perf_event *event,
-				    bool may_throttle)
+static bool perf_overflow_throttle(struct perf_event *event, bool may_throttle)
 {
 	struct hw_perf_event *hwc = &event->hw;
 	u64 seq = __this_cpu_read(perf_tick_seq);
 
-	if (unlikely(hwc->interrupts == PERF_HW_THROTTLED))
-		return true;
 	if (hwc->interrupts_seq != seq) {
 		hwc->interrupts_seq = seq;
 		hwc->interrupts = 0;
 	}
-	if (++hwc->interrupts <= READ_ONCE(perf_max_samples_per_tick) ||
+	if (++hwc->interrupts < READ_ONCE(perf_max_samples_per_tick) ||
 	    !may_throttle)
 		return false;
 
@@ -220,22 +221,31 @@ void perf_event_pending(struct perf_event *event, int what)
 int __perf_event_overflow(struct perf_event *event, bool may_throttle,
 			  struct perf_sample_data *data, struct pt_regs *regs)
 {
-	int ret = 0, limit;
+	int ret, limit, kill;
 
 	if (!is_sampling_event(event))
 		return 0;
-	if (perf_overflow_throttled(event, may_throttle))
+	/* Throttled; only a software event can still get here. */
+	if (unlikely(event->hw.interrupts == PERF_HW_THROTTLED))
 		return 1;
+	/*
+	 * The overflow that throttles the event is delivered all the same,
+	 * counted against a refresh limit and signalled as any other: a
+	 * user re-arming from the signal handler must hear of it (and the
+	 * refresh unthrottles the event).
+	 */
+	ret = perf_overflow_throttle(event, may_throttle);
 	if (event->attr.freq)
 		perf_overflow_adjust_freq(event, data->period, perf_clock());
 
-	event->pending_kill = POLL_IN;
+	kill = POLL_IN;
 	limit = atomic_read(&event->event_limit);
 	if (limit && atomic_dec_and_test(&event->event_limit)) {
 		ret = 1;
-		event->pending_kill = POLL_HUP;
+		kill = POLL_HUP;
 		perf_event_pending(event, PERF_PENDING_DISABLE);
 	}
+	WRITE_ONCE(event->pending_kill, kill);
 
 	if (event->attr.sigtrap) {
 		event->pending_addr = data->sample_flags & PERF_SAMPLE_ADDR ?
@@ -337,9 +347,11 @@ void perf_overflow_tick(struct perf_event_context *ctx)
 }
 
 /**
- * perf_overflow_tick_done - the tick went through every context
+ * perf_overflow_tick_done - end of a tick on this CPU
  *
- * Starts a new throttling interval on this CPU.
+ * Starts a new throttling interval on this CPU: called on every tick, so
+ * that the limit counts the overflows of one tick, not those since the
+ * last tick that had something to unthrottle.
  */
 void perf_overflow_tick_done(void)
 {

@@ -1,8 +1,13 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * KUnit tests of a frequency event's period (overflow.c): each overflow
- * measures the rate over the period it completed and moves the period
- * half way to what attr.sample_freq needs at that rate.
+ * KUnit tests of overflow.c:
+ *  - a frequency event's period: each overflow measures the rate over
+ *    the period it completed and moves the period half way to what
+ *    attr.sample_freq needs at that rate;
+ *  - throttling: the perf_max_samples_per_tick-th overflow of a tick is
+ *    delivered and stops the event, those after
+ *    it are not delivered until the event is unthrottled, and every tick
+ *    starts the count again.
  */
 #include <kunit/test.h>
 #include <linux/perf_event.h>
@@ -95,6 +100,122 @@ static void adjust_floor(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, event->hw.sample_period, 1);
 }
 
+/* Overflows delivered to throttle_event()'s handler. */
+static int throttle_delivered;
+
+static void throttle_count(struct perf_event *event,
+			   struct perf_sample_data *data, struct pt_regs *regs)
+{
+	throttle_delivered++;
+}
+
+/* A sampling event whose overflows go to throttle_count(). */
+static struct perf_event *throttle_event(struct kunit *test)
+{
+	struct perf_event *event;
+
+	event = kunit_kzalloc(test, sizeof(*event), GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, event);
+	event->attr.sample_period = 1;
+	event->hw.sample_period = 1;
+	event->overflow_handler = throttle_count;
+	throttle_delivered = 0;
+	return event;
+}
+
+/* @n overflows that may throttle: how many told the PMU to stop. */
+static int throttle_overflows(struct perf_event *event, int n)
+{
+	struct perf_sample_data data;
+	struct pt_regs regs = {};
+	int stops = 0;
+
+	while (n--) {
+		perf_sample_data_init(&data, 0, 1);
+		stops += __perf_event_overflow(event, true, &data, &regs);
+	}
+	return stops;
+}
+
+/*
+ * With three a tick, the third overflow throttles the event and is
+ * delivered all the same; the fourth and fifth are not.  Going on a CPU
+ * again unthrottles it.
+ */
+static void throttle_delivers_the_last_allowed(struct kunit *test)
+{
+	struct perf_event *event = throttle_event(test);
+	unsigned int saved = READ_ONCE(perf_max_samples_per_tick);
+	int stops;
+
+	WRITE_ONCE(perf_max_samples_per_tick, 3);
+	/* No tick in between. */
+	local_irq_disable();
+	stops = throttle_overflows(event, 5);
+	local_irq_enable();
+	KUNIT_EXPECT_EQ(test, stops, 3);
+	KUNIT_EXPECT_EQ(test, throttle_delivered, 3);
+	KUNIT_EXPECT_EQ(test, event->hw.interrupts, PERF_HW_THROTTLED);
+
+	perf_overflow_sched_in(event);
+	local_irq_disable();
+	stops = throttle_overflows(event, 1);
+	local_irq_enable();
+	KUNIT_EXPECT_EQ(test, stops, 0);
+	KUNIT_EXPECT_EQ(test, throttle_delivered, 4);
+	WRITE_ONCE(perf_max_samples_per_tick, saved);
+}
+
+/* With one a tick, every overflow throttles the event, the first too. */
+static void throttle_one_a_tick(struct kunit *test)
+{
+	struct perf_event *event = throttle_event(test);
+	unsigned int saved = READ_ONCE(perf_max_samples_per_tick);
+	int stops;
+
+	WRITE_ONCE(perf_max_samples_per_tick, 1);
+	local_irq_disable();
+	stops = throttle_overflows(event, 3);
+	local_irq_enable();
+	KUNIT_EXPECT_EQ(test, stops, 3);
+	KUNIT_EXPECT_EQ(test, throttle_delivered, 1);
+	WRITE_ONCE(perf_max_samples_per_tick, saved);
+}
+
+/*
+ * The limit is per tick, also on a tick with nothing to unthrottle and
+ * no frequency to adjust: two overflows in each of two ticks are four
+ * under a limit of three, and none is throttled.
+ */
+static void throttle_counts_per_tick(struct kunit *test)
+{
+	struct perf_event *event = throttle_event(test);
+	unsigned int saved = READ_ONCE(perf_max_samples_per_tick);
+	int stops;
+
+	WRITE_ONCE(perf_max_samples_per_tick, 3);
+	local_irq_disable();
+	stops = throttle_overflows(event, 2);
+	perf_event_task_tick();
+	stops += throttle_overflows(event, 2);
+	local_irq_enable();
+	KUNIT_EXPECT_EQ(test, stops, 0);
+	KUNIT_EXPECT_EQ(test, throttle_delivered, 4);
+	WRITE_ONCE(perf_max_samples_per_tick, saved);
+}
+
+static struct kunit_case perf_throttle_cases[] = {
+	KUNIT_CASE(throttle_delivers_the_last_allowed),
+	KUNIT_CASE(throttle_one_a_tick),
+	KUNIT_CASE(throttle_counts_per_tick),
+	{}
+};
+
+static struct kunit_suite perf_throttle_suite = {
+	.name = "perf_throttle",
+	.test_cases = perf_throttle_cases,
+};
+
 static struct kunit_case perf_freq_cases[] = {
 	KUNIT_CASE(adjust_from_completed_period),
 	KUNIT_CASE(adjust_half_way),
@@ -108,4 +229,4 @@ static struct kunit_suite perf_freq_suite = {
 	.test_cases = perf_freq_cases,
 };
 
-kunit_test_suite(perf_freq_suite);
+kunit_test_suites(&perf_freq_suite, &perf_throttle_suite);
