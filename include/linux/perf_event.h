@@ -528,8 +528,10 @@ struct perf_event {
 	/** @pending: PERF_PENDING_* bits (kernel/events/internal.h) */
 	unsigned long			pending;
 	/**
-	 * @pending_kill: the code of the SIGIO the next wakeup sends: POLL_IN,
-	 * or POLL_HUP once the refresh limit ran out; 0 when none is due.
+	 * @pending_kill: the code of the O_ASYNC signal an overflow left for
+	 * @pending_irq to send: POLL_IN, or POLL_HUP once the refresh limit
+	 * ran out; 0 when none is due.  Set on the CPU of the overflow (in
+	 * NMI too), and taken with xchg() on the same CPU.
 	 */
 	int				pending_kill;
 	/**

@@ -135,21 +135,30 @@ static struct fasync_struct **perf_event_fasync(struct perf_event *event)
 	return event->parent ? &event->parent->fasync : &event->fasync;
 }
 
+/*
+ * Wake the event's readers (all of its buffer's, if it has one) and send
+ * the O_ASYNC signal an overflow left, if one did: as in 6.1, a wakeup
+ * that is only the buffer's (a watermark crossed by side-band records, a
+ * record of another event sharing the buffer) signals no one.  The code
+ * is taken with xchg(): an overflow on this CPU may leave another at any
+ * instruction, even between our reading and clearing of it.
+ */
 static void perf_pending_wakeup(struct perf_event *event)
 {
 	struct perf_buffer *rb;
+	int code;
 
 	rcu_read_lock();
 	rb = rcu_dereference(event->rb);
-	if (rb) {
+	if (rb)
 		perf_buffer_wakeup(rb);
-	} else {
+	else
 		wake_up_all(&event->waitq);
-		kill_fasync(perf_event_fasync(event), SIGIO,
-			    READ_ONCE(event->pending_kill) ?: POLL_IN);
-		WRITE_ONCE(event->pending_kill, 0);
-	}
 	rcu_read_unlock();
+
+	code = xchg(&event->pending_kill, 0);
+	if (code)
+		kill_fasync(perf_event_fasync(event), SIGIO, code);
 }
 
 static void perf_pending_irq(struct irq_work *work)
@@ -259,7 +268,7 @@ int __perf_event_overflow(struct perf_event *event, bool may_throttle,
 		perf_event_output(event, data, regs);
 
 	/* O_ASYNC owners hear of every overflow, not only of wakeups. */
-	if (READ_ONCE(*perf_event_fasync(event)) && event->pending_kill)
+	if (READ_ONCE(*perf_event_fasync(event)))
 		perf_event_pending(event, PERF_PENDING_WAKEUP);
 	return ret;
 }

@@ -232,20 +232,17 @@ void perf_buffer_attach(struct perf_event *event, struct perf_buffer *rb)
  * perf_buffer_wakeup - wake the readers of a buffer
  * @rb: the buffer
  *
- * Every event writing to @rb has its pollers woken and its SIGIO sent.
- * Interrupt context; never from NMI.
+ * Every event writing to @rb has its pollers woken.  O_ASYNC signals are
+ * not sent here: they are for the event that overflowed alone (see
+ * kernel/events/overflow.c).  Interrupt context; never from NMI.
  */
 void perf_buffer_wakeup(struct perf_buffer *rb)
 {
 	struct perf_event *event;
 
 	rcu_read_lock();
-	list_for_each_entry_rcu(event, &rb->event_list, rb_entry) {
+	list_for_each_entry_rcu(event, &rb->event_list, rb_entry)
 		wake_up_all(&event->waitq);
-		kill_fasync(&event->fasync, SIGIO,
-			    READ_ONCE(event->pending_kill) ?: POLL_IN);
-		WRITE_ONCE(event->pending_kill, 0);
-	}
 	rcu_read_unlock();
 }
 
