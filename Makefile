@@ -3,6 +3,8 @@
 #   make run [CMD='...'] [KERNEL=ours|upstream] [PMU=intel|skylake|amd|none]
 #                                                 boot, run CMD or the demo
 #   make check [KERNEL=ours|upstream] [PMU=...]   boot, run KUnit + kselftests
+#   make check-busy [PMU=...]                     overflow-signal tests, both
+#                                                 kernels, on a loaded host
 #   make fuzz [KERNEL=...] [FUZZ_MINUTES=10]      KASAN kernel, trinity on perf
 #   make qemu                                     QEMU with the emulated PMU
 #   make bench                                    perf-bench on both kernels, ratios
@@ -19,10 +21,13 @@ CMD ?=
 PMU ?= intel
 export PMU
 
-.PHONY: check fuzz run bench bpftrace profile patches patches-check kernel tree qemu clean distclean
+.PHONY: check check-busy fuzz run bench bpftrace profile patches patches-check kernel tree qemu clean distclean
 
 check:
 	@harness/check.sh $(KERNEL)
+
+check-busy:
+	@harness/busy.sh
 
 fuzz:
 	@harness/fuzz.sh $(KERNEL)

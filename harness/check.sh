@@ -5,42 +5,37 @@
 #
 # For KERNEL=ours it then runs the hardware-PMU kselftests on the other
 # vendor's flavour and on a CPU without a PMU too (logs:
-# build/ours/console-<flavour>.log), and
+# build/ours/console-<flavour>.log), the overflow-signal tests on one
+# vCPU of each flavour (console-<flavour>-1cpu.log), and
 # checks the emulated PMU itself: the reference kernel, whose x86 driver
-# is the independent judge of the emulation, runs them on each flavour
-# (HARNESS_PMU_CHECK=0 leaves both out).  The last line sums every run.
+# is the independent judge of the emulation, runs them on each flavour,
+# and the overflow-signal tests on one vCPU (HARNESS_PMU_CHECK=0 leaves
+# all that out).  The last line sums every run.
 . "$(dirname "$0")/lib.sh"
+. "$ROOT/harness/report.sh"
 kind=${1:-ours}
 # The hardware-PMU kselftests.
 PMU_TESTS='hw_* perf_stat_hw_test.sh perf_test_hw_test.sh watchdog_hld_test.sh'
+PMU_TESTS="$PMU_TESTS $SIGNAL_TESTS"
 
-total_pass=0 total_fail=0 total_skip=0 status=0
-# Report the run whose logs are in build/$1, named $2.
-report() {
-	local out line name=$2 rc=0
-	out=$(out_dir "$1")
-	touch "$out/console.log" "$out/results.log"
-	line=$(awk -f "$ROOT/harness/report.awk" "$out/console.log" "$out/results.log") || rc=1
-	printf '%s\n' "$line" | sed '$d'
-	# shellcheck disable=SC2046
-	set -- $(printf '%s\n' "$line" | tail -1)
-	echo "$name: $1 passed, $3 failed, $5 skipped"
-	total_pass=$((total_pass + $1)) total_fail=$((total_fail + $3))
-	total_skip=$((total_skip + $5))
-	[ "$rc" = 0 ] || status=1
+# Boot kernel $1 on one vCPU with the overflow-signal tests, on each
+# flavour after it (logs: build/$1/console-<flavour>-1cpu.log).
+signals_one_cpu() {
+	local k=$1 flavour
+	shift
+	HARNESS_TESTS=$SIGNAL_TESTS "$ROOT/harness/build.sh" "$k"
+	for flavour in "$@"; do
+		log "booting the $k kernel (PMU=$flavour, 1 vCPU, overflow signals)"
+		HARNESS_SMP=1 PMU=$flavour "$ROOT/harness/boot.sh" "$k" check
+		report "$k" "$k kernel, PMU=$flavour, 1 vCPU, overflow signals"
+		keep_logs "$k" "$flavour-1cpu"
+	done
 }
 
 "$ROOT/harness/build.sh" "$kind"
 log "booting the $kind kernel (PMU=$PMU)"
 "$ROOT/harness/boot.sh" "$kind" check
 report "$kind" "$kind kernel, PMU=$PMU"
-
-# Keep build/$1's logs of the last run as console-$2.log, results-$2.log.
-keep_logs() {
-	for f in console results; do
-		mv "$(out_dir "$1")/$f.log" "$(out_dir "$1")/$f-$2.log"
-	done
-}
 
 if [ "$kind" = ours ] && [ "${HARNESS_PMU_CHECK:-1}" = 1 ]; then
 	# Our driver on the other vendor's flavour too (its hardware tests).
@@ -57,6 +52,8 @@ if [ "$kind" = ours ] && [ "${HARNESS_PMU_CHECK:-1}" = 1 ]; then
 		PMU=none "$ROOT/harness/boot.sh" ours check
 		report ours "ours kernel, PMU=none"
 		keep_logs ours none
+		# The overflow signals on one vCPU, on both flavours.
+		signals_one_cpu ours intel amd
 		for f in console results; do
 			mv "$(out_dir ours)/$f-$PMU.log" "$(out_dir ours)/$f.log"
 		done
@@ -71,6 +68,7 @@ if [ "$kind" = ours ] && [ "${HARNESS_PMU_CHECK:-1}" = 1 ]; then
 		report upstream "emulated $flavour PMU under upstream's driver"
 		keep_logs upstream "$flavour"
 	done
+	signals_one_cpu upstream intel amd
 fi
-echo "$total_pass passed, $total_fail failed, $total_skip skipped"
+report_total
 exit $status

@@ -58,6 +58,11 @@ pmu_cpu() {
 	esac
 }
 
+# The kselftests of overflow notification (signals, refresh, throttling):
+# make check runs them with the hardware tests, and on one vCPU too;
+# make check-busy runs them while the host is loaded.
+SIGNAL_TESTS='overflow_signal_test throttle_test'
+
 # $1 is "ours" or "upstream".
 kernel_check_name() {
 	case "$1" in
