@@ -87,6 +87,13 @@ void x86_event_set_period(struct perf_event *event)
 		local64_set(&hwc->period_left, left);
 		hwc->last_period = period;
 	}
+	/*
+	 * Never one short of overflowing, as 6.1 never programs it (some
+	 * CPUs do not like it): a period of 1 overflows every other event,
+	 * each sample still saying 1, on both kernels alike.
+	 */
+	if (left < 2)
+		left = 2;
 	if (left > x86_pmu.max_period)
 		left = x86_pmu.max_period;
 
