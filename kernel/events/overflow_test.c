@@ -102,6 +102,8 @@ static void adjust_floor(struct kunit *test)
 
 /* Overflows delivered to throttle_event()'s handler. */
 static int throttle_delivered;
+/* perf_max_samples_per_tick before the test changed it. */
+static unsigned int throttle_saved_limit;
 
 static void throttle_count(struct perf_event *event,
 			   struct perf_sample_data *data, struct pt_regs *regs)
@@ -109,8 +111,12 @@ static void throttle_count(struct perf_event *event,
 	throttle_delivered++;
 }
 
-/* A sampling event whose overflows go to throttle_count(). */
-static struct perf_event *throttle_event(struct kunit *test)
+/*
+ * A sampling event whose overflows go to throttle_count(), under a
+ * limit of @limit overflows a tick.
+ */
+static struct perf_event *throttle_event(struct kunit *test,
+					 unsigned int limit)
 {
 	struct perf_event *event;
 
@@ -120,20 +126,26 @@ static struct perf_event *throttle_event(struct kunit *test)
 	event->hw.sample_period = 1;
 	event->overflow_handler = throttle_count;
 	throttle_delivered = 0;
+	WRITE_ONCE(perf_max_samples_per_tick, limit);
 	return event;
 }
 
-/* @n overflows that may throttle: how many told the PMU to stop. */
+/*
+ * @n overflows that may throttle, with no tick in between: how many
+ * told the PMU to stop.
+ */
 static int throttle_overflows(struct perf_event *event, int n)
 {
 	struct perf_sample_data data;
 	struct pt_regs regs = {};
 	int stops = 0;
 
+	local_irq_disable();
 	while (n--) {
 		perf_sample_data_init(&data, 0, 1);
 		stops += __perf_event_overflow(event, true, &data, &regs);
 	}
+	local_irq_enable();
 	return stops;
 }
 
@@ -144,42 +156,24 @@ static int throttle_overflows(struct perf_event *event, int n)
  */
 static void throttle_delivers_the_last_allowed(struct kunit *test)
 {
-	struct perf_event *event = throttle_event(test);
-	unsigned int saved = READ_ONCE(perf_max_samples_per_tick);
-	int stops;
+	struct perf_event *event = throttle_event(test, 3);
 
-	WRITE_ONCE(perf_max_samples_per_tick, 3);
-	/* No tick in between. */
-	local_irq_disable();
-	stops = throttle_overflows(event, 5);
-	local_irq_enable();
-	KUNIT_EXPECT_EQ(test, stops, 3);
+	KUNIT_EXPECT_EQ(test, throttle_overflows(event, 5), 3);
 	KUNIT_EXPECT_EQ(test, throttle_delivered, 3);
 	KUNIT_EXPECT_EQ(test, event->hw.interrupts, PERF_HW_THROTTLED);
 
 	perf_overflow_sched_in(event);
-	local_irq_disable();
-	stops = throttle_overflows(event, 1);
-	local_irq_enable();
-	KUNIT_EXPECT_EQ(test, stops, 0);
+	KUNIT_EXPECT_EQ(test, throttle_overflows(event, 1), 0);
 	KUNIT_EXPECT_EQ(test, throttle_delivered, 4);
-	WRITE_ONCE(perf_max_samples_per_tick, saved);
 }
 
 /* With one a tick, every overflow throttles the event, the first too. */
 static void throttle_one_a_tick(struct kunit *test)
 {
-	struct perf_event *event = throttle_event(test);
-	unsigned int saved = READ_ONCE(perf_max_samples_per_tick);
-	int stops;
+	struct perf_event *event = throttle_event(test, 1);
 
-	WRITE_ONCE(perf_max_samples_per_tick, 1);
-	local_irq_disable();
-	stops = throttle_overflows(event, 3);
-	local_irq_enable();
-	KUNIT_EXPECT_EQ(test, stops, 3);
+	KUNIT_EXPECT_EQ(test, throttle_overflows(event, 3), 3);
 	KUNIT_EXPECT_EQ(test, throttle_delivered, 1);
-	WRITE_ONCE(perf_max_samples_per_tick, saved);
 }
 
 /*
@@ -189,19 +183,27 @@ static void throttle_one_a_tick(struct kunit *test)
  */
 static void throttle_counts_per_tick(struct kunit *test)
 {
-	struct perf_event *event = throttle_event(test);
-	unsigned int saved = READ_ONCE(perf_max_samples_per_tick);
+	struct perf_event *event = throttle_event(test, 3);
 	int stops;
 
-	WRITE_ONCE(perf_max_samples_per_tick, 3);
-	local_irq_disable();
 	stops = throttle_overflows(event, 2);
+	local_irq_disable();
 	perf_event_task_tick();
-	stops += throttle_overflows(event, 2);
 	local_irq_enable();
+	stops += throttle_overflows(event, 2);
 	KUNIT_EXPECT_EQ(test, stops, 0);
 	KUNIT_EXPECT_EQ(test, throttle_delivered, 4);
-	WRITE_ONCE(perf_max_samples_per_tick, saved);
+}
+
+static int throttle_init(struct kunit *test)
+{
+	throttle_saved_limit = READ_ONCE(perf_max_samples_per_tick);
+	return 0;
+}
+
+static void throttle_exit(struct kunit *test)
+{
+	WRITE_ONCE(perf_max_samples_per_tick, throttle_saved_limit);
 }
 
 static struct kunit_case perf_throttle_cases[] = {
@@ -213,6 +215,8 @@ static struct kunit_case perf_throttle_cases[] = {
 
 static struct kunit_suite perf_throttle_suite = {
 	.name = "perf_throttle",
+	.init = throttle_init,
+	.exit = throttle_exit,
 	.test_cases = perf_throttle_cases,
 };
 

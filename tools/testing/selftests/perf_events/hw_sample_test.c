@@ -177,6 +177,15 @@ static void expect_clean(struct __test_metadata *_metadata,
 	EXPECT_EQ(0, hits->not_user);
 }
 
+/* Run hw_loop(@n) with @fd enabled; its count and where its samples fell. */
+static int run_and_collect(int fd, struct ring *r, unsigned long n,
+			   __u64 *count, struct ip_hits *hits)
+{
+	if (hw_run_loop(fd, n, 0) || read_value(fd, count))
+		return -1;
+	return ring_drain(r, count_hit, hits) < 0 ? -1 : 0;
+}
+
 /* The share of @part in @whole, in tenths of a percent. */
 static int permille(int part, int whole)
 {
@@ -226,9 +235,7 @@ TEST_F(hw_sample, samples_per_period)
 	HW_SKIP_WITHOUT_PMU();
 	fd = open_sampling(&attr, -1, &r);
 	ASSERT_LE(0, fd) TH_LOG("instructions:u: %s", strerror(errno));
-	ASSERT_EQ(0, hw_run_loop(fd, LOOP_N, 0));
-	ASSERT_EQ(0, read_value(fd, &count));
-	ASSERT_LE(0, ring_drain(&r, count_hit, &hits));
+	ASSERT_EQ(0, run_and_collect(fd, &r, LOOP_N, &count, &hits));
 	expect_clean(_metadata, &hits);
 	EXPECT_LE(LOOP_INSNS, count);
 	EXPECT_GT(LOOP_INSNS + 1000, count);
@@ -258,9 +265,7 @@ TEST_F(hw_sample, period_one_every_other)
 	ASSERT_LE(0, fd) TH_LOG("instructions:u: %s", strerror(errno));
 	ASSERT_EQ(0, ioctl(fd, PERF_EVENT_IOC_PERIOD, &(__u64){ 1 }));
 	/* Some 4000 instructions: 2000 samples of 16 bytes. */
-	ASSERT_EQ(0, hw_run_loop(fd, 1000, 0));
-	ASSERT_EQ(0, read_value(fd, &count));
-	ASSERT_LE(0, ring_drain(&r, count_hit, &hits));
+	ASSERT_EQ(0, run_and_collect(fd, &r, 1000, &count, &hits));
 	EXPECT_EQ(0, hits.counts.type[PERF_RECORD_LOST]);
 	EXPECT_EQ(0, hits.counts.type[PERF_RECORD_THROTTLE]);
 	EXPECT_EQ(count / 2, hits.samples);

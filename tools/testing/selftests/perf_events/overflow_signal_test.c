@@ -3,10 +3,15 @@
  * Every overflow a user asked to hear of arrives: one O_ASYNC signal per
  * overflow of a sampling event, for a group leader and for a member,
  * with and without wakeup_events, for two members overflowing on the
- * same instruction, and for PERF_EVENT_IOC_REFRESH, whether the limit is
- * left to run out or re-armed from the signal handler (as PAPI does), or
- * the event started with PERF_EVENT_IOC_ENABLE and refreshed from the
+ * same instruction, for two events sharing a buffer (each hears of its
+ * own overflows only), and for PERF_EVENT_IOC_REFRESH, whether the limit
+ * is left to run out or re-armed from the signal handler (as PAPI does),
+ * or the event started with PERF_EVENT_IOC_ENABLE and refreshed from the
  * handler afterwards.
+ *
+ * Throttled variants: past perf_event_max_sample_rate / HZ overflows in
+ * a tick the event is throttled; the overflow that throttles it is still
+ * heard of, and a refresh from the handler lets it go on at once.
  *
  * The counts are exact.  Each event samples every PERIOD occurrences of
  * what it counts, so it overflowed count / PERIOD times, where count is
@@ -675,6 +680,29 @@ TEST_F(ovf, refresh_runs_out)
 	nr = self->out.signals[0];
 	EXPECT_EQ(nr == 3 ? 2 : nr, self->out.poll_in[0]);
 	EXPECT_EQ(nr == 3 ? 1 : 0, self->out.poll_hup[0]);
+}
+
+/*
+ * The same, each event one-shot and re-armed from the handler: each hears
+ * POLL_HUP for every overflow of its own, and nothing of the other's.
+ */
+TEST_F(ovf, shared_buffer_refresh_rearmed)
+{
+	int i;
+
+	SKIP_WITHOUT_SOURCE();
+	SKIP_WITHOUT_HANDLER();
+	SKIP_UNQUEUED();
+	self->sc.sampling = 2;
+	self->sc.shared_buffer = true;
+	self->sc.refresh = 1;
+	self->sc.rearm = true;
+	run_scenario(&self->sc, &self->out);
+	check_outcome(_metadata, &self->sc, &self->out);
+	for (i = 0; i < 2; i++) {
+		EXPECT_EQ(0, self->out.poll_in[i]);
+		EXPECT_EQ(self->out.signals[i], self->out.poll_hup[i]);
+	}
 }
 
 /* REFRESH(1), and again from the handler of each POLL_HUP (PAPI's way). */
