@@ -17,7 +17,10 @@ done
 
 hogs=()
 stop_hogs() {
-	[ "${#hogs[@]}" = 0 ] || kill "${hogs[@]}" 2>/dev/null || true
+	[ "${#hogs[@]}" = 0 ] && return
+	kill "${hogs[@]}" 2>/dev/null || true
+	wait "${hogs[@]}" 2>/dev/null || true
+	hogs=()
 }
 trap stop_hogs EXIT
 for _ in $(seq $((2 * $(nproc)))); do

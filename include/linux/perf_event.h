@@ -530,8 +530,9 @@ struct perf_event {
 	/**
 	 * @pending_kill: the code of the O_ASYNC signal an overflow left for
 	 * @pending_irq to send: POLL_IN, or POLL_HUP once the refresh limit
-	 * ran out; 0 when none is due.  Set on the CPU of the overflow (in
-	 * NMI too), and taken with xchg() on the same CPU.
+	 * ran out; 0 when none is due.  Set where the event overflows (in NMI
+	 * too), and taken with xchg() by @pending_irq, which may run on
+	 * another CPU (an inherited copy's output wakes its parent's).
 	 */
 	int				pending_kill;
 	/**

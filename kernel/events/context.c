@@ -673,22 +673,23 @@ void perf_event_task_tick(void)
 {
 	struct perf_cpu_context *cpuctx = this_cpu_ptr(&perf_cpu_ctx);
 	struct perf_event_context *ctx;
+	bool unthrottle;
 
 	lockdep_assert_irqs_disabled();
-	if (perf_overflow_tick_needed()) {
-		raw_spin_lock(&cpuctx->ctx.lock);
-		perf_overflow_tick(&cpuctx->ctx);
-		raw_spin_unlock(&cpuctx->ctx.lock);
+	unthrottle = perf_overflow_tick_start();
+	if (!perf_overflow_tick_needed(unthrottle))
+		return;
 
-		ctx = cpuctx->task_ctx;
-		if (ctx) {
-			raw_spin_lock(&ctx->lock);
-			perf_overflow_tick(ctx);
-			raw_spin_unlock(&ctx->lock);
-		}
+	raw_spin_lock(&cpuctx->ctx.lock);
+	perf_overflow_tick(&cpuctx->ctx, unthrottle);
+	raw_spin_unlock(&cpuctx->ctx.lock);
+
+	ctx = cpuctx->task_ctx;
+	if (ctx) {
+		raw_spin_lock(&ctx->lock);
+		perf_overflow_tick(ctx, unthrottle);
+		raw_spin_unlock(&ctx->lock);
 	}
-	/* Every tick starts a new throttling interval, work or not. */
-	perf_overflow_tick_done();
 }
 
 /**

@@ -376,9 +376,9 @@ void perf_event_init_pending(struct perf_event *event);
 void perf_overflow_adjust_freq(struct perf_event *event, u64 done, u64 now);
 void perf_event_sync_pending(struct perf_event *event);
 void perf_overflow_sched_in(struct perf_event *event);
-void perf_overflow_tick(struct perf_event_context *ctx);
-void perf_overflow_tick_done(void);
-bool perf_overflow_tick_needed(void);
+bool perf_overflow_tick_start(void);
+bool perf_overflow_tick_needed(bool unthrottle);
+void perf_overflow_tick(struct perf_event_context *ctx, bool unthrottle);
 void perf_event_set_period(struct perf_event *event, u64 value);
 int perf_event_refresh(struct perf_event *event, int refresh);
 

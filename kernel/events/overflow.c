@@ -58,9 +58,11 @@ static void perf_log_throttle(struct perf_event *event, bool unthrottle)
 /*
  * Count an overflow against this tick's allowance.  Return true if it is
  * the last the allowance lets through (the perf_max_samples_per_tick-th
- * of the tick, as in 6.1): the event is throttled from now on, and its
- * PMU must stop it once this overflow is delivered.  With @may_throttle
- * false the event never becomes throttled here.
+ * of the tick, as in Debian's 6.1, whose stable updates count the first
+ * of a tick too: with one a tick, every overflow throttles): the event
+ * is throttled from now on, and its PMU must stop it once this overflow
+ * is delivered.  With @may_throttle false the event never becomes
+ * throttled here.
  */
 static bool perf_overflow_throttle(struct perf_event *event, bool may_throttle)
 {
@@ -314,7 +316,8 @@ static void perf_tick_event(struct perf_event *event, bool unthrottle)
 	count = local64_read(&event->count);
 	delta = count - hwc->freq_count_stamp;
 	hwc->freq_count_stamp = count;
-	if (!delta || hwc->interrupts_seq == __this_cpu_read(perf_tick_seq))
+	/* An overflow in the tick that just ended estimated it already. */
+	if (!delta || hwc->interrupts_seq == __this_cpu_read(perf_tick_seq) - 1)
 		return;
 	period = div64_u64(delta * HZ, event->attr.sample_freq);
 	if (period < hwc->sample_period)
@@ -338,49 +341,49 @@ void perf_overflow_sched_in(struct perf_event *event)
 }
 
 /**
- * perf_overflow_tick - unthrottle and re-estimate the events of a context
- * @ctx: a context scheduled in on this CPU, locked
+ * perf_overflow_tick_start - a tick begins on this CPU
  *
- * From the scheduler tick; costs nothing while no event uses a frequency
- * and none was throttled.
- */
-void perf_overflow_tick(struct perf_event_context *ctx)
-{
-	bool unthrottle = __this_cpu_read(perf_throttled);
-	struct perf_event *event;
-
-	if (!unthrottle && !atomic_read(&perf_nr_freq_events))
-		return;
-	list_for_each_entry(event, &ctx->event_list, event_entry)
-		perf_tick_event(event, unthrottle);
-}
-
-/**
- * perf_overflow_tick_done - end of a tick on this CPU
+ * Starts a new throttling interval, on every tick, so that the limit
+ * counts the overflows of one tick; and takes the count of the events
+ * throttled in the last one before anything else, so that an event
+ * throttled while the tick walks the contexts is left to the next tick
+ * rather than forgotten.
  *
- * Starts a new throttling interval on this CPU: called on every tick, so
- * that the limit counts the overflows of one tick, not those since the
- * last tick that had something to unthrottle.
+ * Return: true if an event was throttled on this CPU since the last tick.
  */
-void perf_overflow_tick_done(void)
+bool perf_overflow_tick_start(void)
 {
 	__this_cpu_inc(perf_tick_seq);
-	if (__this_cpu_read(perf_throttled)) {
-		__this_cpu_write(perf_throttled, 0);
-		tick_nohz_dep_clear_cpu(smp_processor_id(),
-					TICK_DEP_BIT_PERF_EVENTS);
-	}
+	if (!__this_cpu_xchg(perf_throttled, 0))
+		return false;
+	tick_nohz_dep_clear_cpu(smp_processor_id(), TICK_DEP_BIT_PERF_EVENTS);
+	return true;
 }
 
 /**
  * perf_overflow_tick_needed - is there work for perf_overflow_tick()?
+ * @unthrottle: what perf_overflow_tick_start() returned
  *
  * Return: true if an event uses a frequency or was throttled here.
  */
-bool perf_overflow_tick_needed(void)
+bool perf_overflow_tick_needed(bool unthrottle)
 {
-	return __this_cpu_read(perf_throttled) ||
-	       atomic_read(&perf_nr_freq_events);
+	return unthrottle || atomic_read(&perf_nr_freq_events);
+}
+
+/**
+ * perf_overflow_tick - unthrottle and re-estimate the events of a context
+ * @ctx: a context scheduled in on this CPU, locked
+ * @unthrottle: what perf_overflow_tick_start() returned
+ *
+ * From the scheduler tick, when perf_overflow_tick_needed().
+ */
+void perf_overflow_tick(struct perf_event_context *ctx, bool unthrottle)
+{
+	struct perf_event *event;
+
+	list_for_each_entry(event, &ctx->event_list, event_entry)
+		perf_tick_event(event, unthrottle);
 }
 
 /**

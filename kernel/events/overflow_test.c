@@ -138,14 +138,15 @@ static int throttle_overflows(struct perf_event *event, int n)
 {
 	struct perf_sample_data data;
 	struct pt_regs regs = {};
+	unsigned long flags;
 	int stops = 0;
 
-	local_irq_disable();
+	local_irq_save(flags);
 	while (n--) {
 		perf_sample_data_init(&data, 0, 1);
 		stops += __perf_event_overflow(event, true, &data, &regs);
 	}
-	local_irq_enable();
+	local_irq_restore(flags);
 	return stops;
 }
 
@@ -167,7 +168,12 @@ static void throttle_delivers_the_last_allowed(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, throttle_delivered, 4);
 }
 
-/* With one a tick, every overflow throttles the event, the first too. */
+/*
+ * With one a tick, every overflow throttles the event, the first too.
+ * The later ones are not delivered: 6.1's software path returns before
+ * its overflow while the event is throttled, and its other PMUs stop a
+ * throttled event, as here.
+ */
 static void throttle_one_a_tick(struct kunit *test)
 {
 	struct perf_event *event = throttle_event(test, 1);
@@ -186,11 +192,12 @@ static void throttle_counts_per_tick(struct kunit *test)
 	struct perf_event *event = throttle_event(test, 3);
 	int stops;
 
-	stops = throttle_overflows(event, 2);
+	/* All on one CPU: the interval is per CPU. */
 	local_irq_disable();
+	stops = throttle_overflows(event, 2);
 	perf_event_task_tick();
-	local_irq_enable();
 	stops += throttle_overflows(event, 2);
+	local_irq_enable();
 	KUNIT_EXPECT_EQ(test, stops, 0);
 	KUNIT_EXPECT_EQ(test, throttle_delivered, 4);
 }
