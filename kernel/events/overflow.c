@@ -142,8 +142,9 @@ static struct fasync_struct **perf_event_fasync(struct perf_event *event)
  * the O_ASYNC signal an overflow left, if one did: as in 6.1, a wakeup
  * that is only the buffer's (a watermark crossed by side-band records, a
  * record of another event sharing the buffer) signals no one.  The code
- * is taken with xchg(): an overflow on this CPU may leave another at any
- * instruction, even between our reading and clearing of it.
+ * is taken with xchg(): another overflow of the event (in NMI here, or on
+ * its own CPU while a copy's output ran this irq_work on another) may
+ * leave a new one between a read and a clear.
  */
 static void perf_pending_wakeup(struct perf_event *event)
 {
@@ -232,7 +233,7 @@ void perf_event_pending(struct perf_event *event, int what)
 int __perf_event_overflow(struct perf_event *event, bool may_throttle,
 			  struct perf_sample_data *data, struct pt_regs *regs)
 {
-	int ret, limit, kill;
+	int ret, limit, code;
 
 	if (!is_sampling_event(event))
 		return 0;
@@ -249,14 +250,14 @@ int __perf_event_overflow(struct perf_event *event, bool may_throttle,
 	if (event->attr.freq)
 		perf_overflow_adjust_freq(event, data->period, perf_clock());
 
-	kill = POLL_IN;
+	code = POLL_IN;
 	limit = atomic_read(&event->event_limit);
 	if (limit && atomic_dec_and_test(&event->event_limit)) {
 		ret = 1;
-		kill = POLL_HUP;
+		code = POLL_HUP;
 		perf_event_pending(event, PERF_PENDING_DISABLE);
 	}
-	WRITE_ONCE(event->pending_kill, kill);
+	WRITE_ONCE(event->pending_kill, code);
 
 	if (event->attr.sigtrap) {
 		event->pending_addr = data->sample_flags & PERF_SAMPLE_ADDR ?

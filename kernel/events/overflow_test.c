@@ -5,9 +5,9 @@
  *    the period it completed and moves the period half way to what
  *    attr.sample_freq needs at that rate;
  *  - throttling: the perf_max_samples_per_tick-th overflow of a tick is
- *    delivered and stops the event, those after
- *    it are not delivered until the event is unthrottled, and every tick
- *    starts the count again.
+ *    delivered and stops the event, those after it are not delivered
+ *    until the event is unthrottled, and every tick starts the count
+ *    again.
  */
 #include <kunit/test.h>
 #include <linux/perf_event.h>
