@@ -10,6 +10,12 @@
 #   make bench                                    perf-bench on both kernels, ratios
 #   make bpftrace [KERNEL=...]                    bpftrace_test.sh with Debian's bpftrace
 #   make profile [PROFILE_CMD=...]                instructions per function, both kernels
+#   make distro [KERNEL=...] [DISTRO_CONFIG=...]  Debian's configuration: bzImage
+#                                                 and every module (hours cold);
+#                                                 or defconfig, allmodconfig,
+#                                                 randconfig:SEED
+#   make distro-callers [KERNEL=...]              the callers of perf only, as
+#                                                 make check does (minutes)
 #   make patches                                  the patch series, in build/patches/
 #   make patches-check                            apply it to the base, build each step
 #
@@ -21,7 +27,7 @@ CMD ?=
 PMU ?= intel
 export PMU
 
-.PHONY: check check-busy fuzz run bench bpftrace profile patches patches-check kernel tree qemu clean distclean
+.PHONY: distro distro-callers check check-busy fuzz run bench bpftrace profile patches patches-check kernel tree qemu clean distclean
 
 check:
 	@harness/check.sh $(KERNEL)
@@ -45,6 +51,15 @@ bpftrace:
 
 profile:
 	@harness/profile.sh
+
+DISTRO_CONFIG ?= debian
+
+distro:
+	@harness/deps.sh && harness/tree.sh $(KERNEL) && \
+		harness/distro.sh build $(KERNEL) $(DISTRO_CONFIG)
+
+distro-callers:
+	@harness/deps.sh && harness/tree.sh $(KERNEL) && harness/distro.sh callers $(KERNEL)
 
 patches:
 	@harness/patches.sh

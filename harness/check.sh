@@ -32,6 +32,14 @@ signals_one_cpu() {
 	done
 }
 
+# The guard of the distribution's kernel: every caller of perf still
+# compiles with Debian's configuration, and finds what it calls.
+if [ "$kind" = ours ] && [ "${HARNESS_DISTRO_CHECK:-1}" = 1 ]; then
+	"$ROOT/harness/deps.sh"
+	"$ROOT/harness/tree.sh" ours
+	"$ROOT/harness/distro.sh" callers ours
+fi
+
 "$ROOT/harness/build.sh" "$kind"
 log "booting the $kind kernel (PMU=$PMU)"
 "$ROOT/harness/boot.sh" "$kind" check

@@ -157,13 +157,28 @@ struct hw_perf_event {
 		 * timer it samples from, in hard interrupt context.
 		 */
 		struct hrtimer		hrtimer;
-		/* x86 counter events (arch/x86/events/) */
+		/*
+		 * Counter events: x86's core PMU (arch/x86/events/) and
+		 * the device PMUs of drivers (i915, amdgpu, IDXD, ...).
+		 */
 		struct {
 			/**
 			 * @config: the event select value, less the enable
-			 * bit (a fixed counter's control bits follow from it).
+			 * bit (a fixed counter's control bits follow from it);
+			 * a device PMU's own encoding of the event.
 			 */
 			u64			config;
+			/**
+			 * @config_base: where a device PMU programs the
+			 * event: its control register's address or offset,
+			 * or the driver's own number for it.
+			 */
+			unsigned long		config_base;
+			/**
+			 * @event_base: where a device PMU reads the count:
+			 * its counter register's address or offset.
+			 */
+			unsigned long		event_base;
 			/** @counters: bitmask of the counters it may use */
 			u64			counters;
 			/**
@@ -201,6 +216,7 @@ struct hw_perf_event {
 /* hw_perf_event::state */
 #define PERF_HES_STOPPED	0x01	/* not counting */
 #define PERF_HES_UPTODATE	0x02	/* event->count includes everything */
+#define PERF_HES_ARCH		0x04	/* the driver's own; the core ignores it */
 
 /* Flags to pmu::add(), pmu::start() and pmu::stop(). */
 #define PERF_EF_START		0x01	/* add() also starts the counter */
@@ -240,6 +256,14 @@ struct hw_perf_event {
  * @event_mapped: an event's buffer was mapped into an mm (optional;
  *	with the mm's mmap_lock held)
  * @event_unmapped: a mapping of it went away (optional)
+ * @event_idx: what the control page's index field says while the event
+ *	is active on this CPU: a user-space read instruction's counter
+ *	number plus one, 0 for none (optional: 0)
+ * @attr_update: more sysfs groups, added once the PMU's device exists;
+ *	their is_visible() may look at the registered PMU (optional)
+ * @task_ctx_nr: perf_invalid_context for a PMU that counts per CPU only
+ *	and refuses per-task events (-EINVAL, before its event_init is
+ *	asked); any other value lets it count tasks.
  *
  * A driver fills in the callbacks and calls perf_pmu_register().
  */
@@ -250,7 +274,9 @@ struct pmu {
 	struct module			*module;
 	struct device			*dev;
 	const struct attribute_group	**attr_groups;
+	const struct attribute_group	**attr_update;
 	int				capabilities;
+	int				task_ctx_nr;
 	int __percpu			*pmu_disable_count;
 	int				hrtimer_interval_ms;
 	struct perf_mux_cpu __percpu	*mux;
@@ -266,7 +292,15 @@ struct pmu {
 	int (*filter_match)(struct perf_event *event);
 	void (*event_mapped)(struct perf_event *event, struct mm_struct *mm);
 	void (*event_unmapped)(struct perf_event *event, struct mm_struct *mm);
+	int (*event_idx)(struct perf_event *event);
 };
+
+/*
+ * pmu::task_ctx_nr takes the values of enum perf_event_task_context
+ * (<linux/sched.h>).  The core keeps one context per task for all PMUs
+ * (task_struct::perf_event_ctxp[0]): only perf_invalid_context, a
+ * CPU-only PMU, changes anything.
+ */
 
 /*
  * enum perf_event_state - where an event is in its life.  The order
@@ -287,7 +321,7 @@ enum perf_event_state {
 #define PERF_ATTACH_TASK	0x04	/* follows a task */
 #define PERF_ATTACH_CALLCHAIN	0x08	/* counted in callchain users */
 
-/* perf_event::group_caps */
+/* perf_event::event_caps */
 #define PERF_EV_CAP_SOFTWARE	BIT(0)	/* counted by the kernel itself */
 
 /**
@@ -345,10 +379,10 @@ struct perf_event {
 	 */
 	unsigned int			attach_state;
 	/**
-	 * @group_caps: PERF_EV_CAP_* bits its PMU's event_init sets
-	 * (PERF_EV_CAP_SOFTWARE); only the KUnit tests look at them yet.
+	 * @event_caps: PERF_EV_CAP_* bits its PMU's event_init sets
+	 * (PERF_EV_CAP_SOFTWARE: is_software_event()).
 	 */
-	int				group_caps;
+	int				event_caps;
 	/** @cpu: the CPU it must run on (-1: any) */
 	int				cpu;
 	/**
@@ -578,6 +612,21 @@ struct perf_event {
 	 * a grace period.
 	 */
 	struct event_filter		*filter;
+#endif
+#ifdef CONFIG_SECURITY
+	/**
+	 * @security: the LSMs' blob, from security_perf_event_alloc() as the
+	 * event is created until security_perf_event_free() as it is freed.
+	 */
+	void				*security;
+#endif
+#ifdef CONFIG_FUNCTION_TRACER
+	/**
+	 * @ftrace_ops: the ftrace:function event's callback, registered and
+	 * filtered by kernel/trace/trace_event_perf.c, which finds the event
+	 * from it with container_of().
+	 */
+	struct ftrace_ops		ftrace_ops;
 #endif
 #ifdef CONFIG_BPF_SYSCALL
 	/**
@@ -992,6 +1041,17 @@ const struct perf_event *perf_get_event(struct file *file);
 const struct perf_event_attr *perf_event_attrs(struct perf_event *event);
 int perf_event_read_local(struct perf_event *event, u64 *value,
 			  u64 *enabled, u64 *running);
+u64 perf_event_read_value(struct perf_event *event, u64 *enabled,
+			  u64 *running);
+u64 perf_event_pause(struct perf_event *event, bool reset);
+int perf_event_period(struct perf_event *event, u64 value);
+int perf_event_refresh(struct perf_event *event, int refresh);
+
+/* CPU-wide PMUs whose events move when their CPU goes (uncore and such) */
+void perf_pmu_migrate_context(struct pmu *pmu, int src_cpu, int dst_cpu);
+
+/* The architecture: sysrq's 'p' dumps this CPU's PMU */
+void perf_event_print_debug(void);
 
 /* BPF (kernel/events/bpf.c); the rest is in <linux/trace_events.h>. */
 void perf_event_bpf_event(struct bpf_prog *prog,
@@ -1061,6 +1121,41 @@ static inline bool is_sampling_event(struct perf_event *event)
 {
 	return event->attr.sample_period != 0;
 }
+
+/**
+ * is_software_event - is the event counted by the kernel, not a PMU?
+ * @event: the event
+ *
+ * Return: true for software, tracepoint and probe events, whose PMUs
+ * set PERF_EV_CAP_SOFTWARE; a hardware group may take them as members.
+ */
+static inline bool is_software_event(struct perf_event *event)
+{
+	return event->event_caps & PERF_EV_CAP_SOFTWARE;
+}
+
+/**
+ * has_branch_stack - does the event sample taken branches?
+ * @event: the event
+ *
+ * Return: true if its samples carry PERF_SAMPLE_BRANCH_STACK.
+ */
+static inline bool has_branch_stack(struct perf_event *event)
+{
+	return event->attr.sample_type & PERF_SAMPLE_BRANCH_STACK;
+}
+
+/**
+ * for_each_sibling_event - walk the members of a group
+ * @sibling: the cursor, a struct perf_event *
+ * @event: the group's leader; a member has none to walk
+ *
+ * For a PMU's event_init (the group is not installed yet, and the
+ * caller of perf_event_open() holds its context's mutex) and for its
+ * callbacks (the context's lock is held).
+ */
+#define for_each_sibling_event(sibling, event)				\
+	list_for_each_entry((sibling), &(event)->sibling_list, sibling_entry)
 
 /**
  * perf_is_paranoid - is perf_event_paranoid restricting anything?
@@ -1247,9 +1342,155 @@ static inline int perf_event_release_kernel(struct perf_event *event)
 
 static inline void perf_event_enable(struct perf_event *event) { }
 static inline void perf_event_disable(struct perf_event *event) { }
+static inline u64 perf_event_read_value(struct perf_event *event,
+					u64 *enabled, u64 *running)
+{
+	return 0;
+}
+
+static inline u64 perf_event_pause(struct perf_event *event, bool reset)
+{
+	return 0;
+}
+
+static inline int perf_event_period(struct perf_event *event, u64 value)
+{
+	return -EINVAL;
+}
+
+static inline int perf_event_refresh(struct perf_event *event, int refresh)
+{
+	return -EINVAL;
+}
+
+static inline void perf_event_print_debug(void) { }
 #define perf_event_init_cpu	NULL
 #define perf_event_exit_cpu	NULL
 
 #endif /* CONFIG_PERF_EVENTS */
+
+/**
+ * struct perf_pmu_events_attr - an events/ file of a PMU's sysfs directory
+ * @attr: the file; its show() is perf_event_sysfs_show() or the driver's
+ * @id: the driver's number for the event, for its own show()
+ * @event_str: the file's text (the event's config terms), or NULL
+ */
+struct perf_pmu_events_attr {
+	struct device_attribute	attr;
+	u64			id;
+	const char		*event_str;
+};
+
+ssize_t perf_event_sysfs_show(struct device *dev,
+			      struct device_attribute *attr, char *page);
+
+/* A struct perf_pmu_events_attr's initialiser: file @_name, @_show(). */
+#define PMU_EVENTS_ATTR_INIT(_name, _show, _id, _str)			\
+	{								\
+		.attr = __ATTR(_name, 0444, _show, NULL),		\
+		.id = (_id),						\
+		.event_str = (_str),					\
+	}
+
+/* An events/ file @_name in static @_var, shown by @_show from @_id. */
+#define PMU_EVENT_ATTR(_name, _var, _id, _show)				\
+	static struct perf_pmu_events_attr _var =			\
+		PMU_EVENTS_ATTR_INIT(_name, _show, _id, NULL)
+
+/* An events/ file @_name in static @_var that reads @_str. */
+#define PMU_EVENT_ATTR_STRING(_name, _var, _str)			\
+	static struct perf_pmu_events_attr _var =			\
+		PMU_EVENTS_ATTR_INIT(_name, perf_event_sysfs_show, 0, _str)
+
+/*
+ * An events/ file @_name shown by @_show from @_id, as the struct
+ * attribute pointer an attribute array holds (the storage is anonymous).
+ */
+#define PMU_EVENT_ATTR_ID(_name, _show, _id)				\
+	(&((struct perf_pmu_events_attr[]) {				\
+		PMU_EVENTS_ATTR_INIT(_name, _show, _id, NULL)		\
+	})[0].attr.attr)
+
+/* The show() of a format/ file @_name that reads @_format. */
+#define PMU_FORMAT_ATTR_SHOW(_name, _format)				\
+static ssize_t _name##_show(struct device *dev,				\
+			    struct device_attribute *attr, char *page)	\
+{									\
+	BUILD_BUG_ON(sizeof(_format) >= PAGE_SIZE);			\
+	return sysfs_emit(page, "%s\n", _format);			\
+}
+
+/*
+ * A format/ file @_name that reads @_format ("config:0-7"), as the
+ * static device attribute format_attr_@_name.
+ */
+#define PMU_FORMAT_ATTR(_name, _format)					\
+	PMU_FORMAT_ATTR_SHOW(_name, _format)				\
+	static struct device_attribute format_attr_##_name = __ATTR_RO(_name)
+
+/* perf_guest_info_callbacks::state() */
+#define PERF_GUEST_ACTIVE	0x01	/* this CPU is running a guest */
+#define PERF_GUEST_USER		0x02	/* ... in the guest's user mode */
+
+/**
+ * struct perf_guest_info_callbacks - what a hypervisor tells perf
+ * @state: PERF_GUEST_* of the guest this CPU is running, 0 for none;
+ *	asked in the overflow interrupt, to attribute a sample to it
+ * @get_ip: the guest's instruction pointer, when state() says it runs
+ * @handle_intel_pt_intr: an Intel PT interrupt that belongs to the
+ *	guest: hand it on and return nonzero (optional)
+ *
+ * KVM and Xen register theirs; one set is registered at a time.
+ */
+struct perf_guest_info_callbacks {
+	unsigned int	(*state)(void);
+	unsigned long	(*get_ip)(void);
+	unsigned int	(*handle_intel_pt_intr)(void);
+};
+
+#ifdef CONFIG_GUEST_PERF_EVENTS
+/*
+ * The registered callbacks are called through static calls
+ * (kernel/events/guest.c): a direct call, which returns 0 while none is
+ * registered.
+ */
+typedef unsigned int perf_guest_u32_fn(void);
+typedef unsigned long perf_guest_ulong_fn(void);
+DECLARE_STATIC_CALL(perf_guest_state_call, perf_guest_u32_fn);
+DECLARE_STATIC_CALL(perf_guest_ip_call, perf_guest_ulong_fn);
+DECLARE_STATIC_CALL(perf_guest_pt_call, perf_guest_u32_fn);
+#define perf_guest_call(what)	static_call(perf_guest_##what##_call)()
+
+void perf_register_guest_info_callbacks(struct perf_guest_info_callbacks *cbs);
+void perf_unregister_guest_info_callbacks(struct perf_guest_info_callbacks *cbs);
+#else
+/* Without a hypervisor that can register, the CPU never runs a guest. */
+#define perf_guest_call(what)	0
+#endif
+
+/* PERF_GUEST_* of what this CPU runs now (interrupts off). */
+static inline unsigned int perf_guest_state(void)
+{
+	return perf_guest_call(state);
+}
+
+/* The guest's instruction pointer, once perf_guest_state() said it runs. */
+static inline unsigned long perf_guest_get_ip(void)
+{
+	return perf_guest_call(ip);
+}
+
+/* Give an Intel PT interrupt to the guest: nonzero if it took it. */
+static inline unsigned int perf_guest_handle_intel_pt_intr(void)
+{
+	return perf_guest_call(pt);
+}
+
+/*
+ * After resume, x86 gives each CPU back its IA32_DS_AREA.  Our x86 driver
+ * does not use the debug store (PEBS and BTS are not written yet), so
+ * there is nothing of perf's to give back.
+ */
+static inline void perf_restore_debug_store(void) { }
 
 #endif /* _LINUX_PERF_EVENT_H */

@@ -873,11 +873,10 @@ void perf_event_call(struct perf_event *event, perf_event_fn func, void *data)
 	perf_ctx_call(event->ctx, event, func, data);
 }
 
-static void ctx_add_event(struct perf_event *event,
-			  struct perf_event_context *ctx, void *unused)
+/* Put an event on the lists of @ctx but its group's; ctx->lock held. */
+static void ctx_list_event(struct perf_event *event,
+			   struct perf_event_context *ctx)
 {
-	struct perf_event *leader = event->group_leader;
-
 	list_add_tail(&event->event_entry, &ctx->event_list);
 	ctx->nr_events++;
 	ctx->nr_stat += event->attr.inherit_stat;
@@ -888,10 +887,40 @@ static void ctx_add_event(struct perf_event *event,
 	if (perf_is_cgroup_event(event))
 		perf_cgroup_ctx_add(ctx, event);
 	event->tstamp = event_clock(event);
+}
 
+/* Undo ctx_list_event(), its times brought up to date first. */
+static void ctx_unlist_event(struct perf_event *event,
+			     struct perf_event_context *ctx)
+{
+	event_update_time(event);
+	list_del_init(&event->event_entry);
+	ctx->nr_events--;
+	ctx->nr_stat -= event->attr.inherit_stat;
+	ctx->nr_own -= !event->parent;
+	ctx_changed(ctx);
+	event->attach_state &= ~PERF_ATTACH_CONTEXT;
+	perf_sb_ctx_del(ctx, event);
+	if (perf_is_cgroup_event(event))
+		perf_cgroup_ctx_del(ctx, event);
+}
+
+/* A leader's group list: pinned or flexible. */
+static struct list_head *ctx_groups_of(struct perf_event_context *ctx,
+				       struct perf_event *leader)
+{
+	return leader->attr.pinned ? &ctx->pinned_groups :
+				     &ctx->flexible_groups;
+}
+
+static void ctx_add_event(struct perf_event *event,
+			  struct perf_event_context *ctx, void *unused)
+{
+	struct perf_event *leader = event->group_leader;
+
+	ctx_list_event(event, ctx);
 	if (leader == event) {
-		list_add_tail(&event->group_entry, event->attr.pinned ?
-			      &ctx->pinned_groups : &ctx->flexible_groups);
+		list_add_tail(&event->group_entry, ctx_groups_of(ctx, event));
 		if (ctx->is_active)
 			group_sched_in(event, ctx);
 		else if (ctx->task == current)
@@ -944,8 +973,8 @@ static void ctx_ungroup_siblings(struct perf_event *leader,
 		list_del_init(&sibling->sibling_entry);
 		sibling->group_leader = sibling;
 		sibling->attach_state &= ~PERF_ATTACH_GROUP;
-		list_add_tail(&sibling->group_entry, sibling->attr.pinned ?
-			      &ctx->pinned_groups : &ctx->flexible_groups);
+		list_add_tail(&sibling->group_entry,
+			      ctx_groups_of(ctx, sibling));
 		if (sibling->state == PERF_EVENT_STATE_ACTIVE)
 			event_sched_out(sibling, ctx);
 		if (ctx->is_active)
@@ -977,16 +1006,7 @@ static void ctx_del_event(struct perf_event *event,
 		event->attach_state &= ~PERF_ATTACH_GROUP;
 		event->group_leader = event;
 	}
-
-	list_del_init(&event->event_entry);
-	ctx->nr_events--;
-	ctx->nr_stat -= event->attr.inherit_stat;
-	ctx->nr_own -= !event->parent;
-	ctx_changed(ctx);
-	event->attach_state &= ~PERF_ATTACH_CONTEXT;
-	perf_sb_ctx_del(ctx, event);
-	if (perf_is_cgroup_event(event))
-		perf_cgroup_ctx_del(ctx, event);
+	ctx_unlist_event(event, ctx);
 
 	/* See ctx_sched_in(): no scheduled-in task context without events. */
 	if (ctx->task && !ctx->nr_events)
@@ -1061,13 +1081,38 @@ void perf_event_disable_nogroup(struct perf_event *event)
 	perf_ctx_call(event->ctx, event, ctx_disable_event, NULL);
 }
 
-/* For kernel users, who do not hold the context's mutex. */
-static void perf_event_call_locked(struct perf_event *event, perf_event_fn fn)
+/**
+ * perf_event_ctx_lock - lock the context an event is in
+ * @event: the event
+ *
+ * An event of a CPU-wide PMU may move to another CPU's context
+ * (perf_pmu_migrate_context()), under both contexts' mutexes: the one
+ * locked here is the one the event is in until it is unlocked.  A CPU's
+ * context lives for ever and a task's context is never left, so no
+ * reference is needed.
+ *
+ * Return: the context, its mutex held.
+ */
+struct perf_event_context *perf_event_ctx_lock(struct perf_event *event)
 {
-	struct perf_event_context *ctx = event->ctx;
+	struct perf_event_context *ctx;
 
-	mutex_lock(&ctx->mutex);
-	perf_ctx_call(ctx, event, fn, NULL);
+	for (;;) {
+		ctx = READ_ONCE(event->ctx);
+		mutex_lock(&ctx->mutex);
+		if (ctx == READ_ONCE(event->ctx))
+			return ctx;
+		mutex_unlock(&ctx->mutex);
+	}
+}
+
+/* For kernel users, who do not hold the context's mutex. */
+static void perf_event_call_locked(struct perf_event *event, perf_event_fn fn,
+				   void *data)
+{
+	struct perf_event_context *ctx = perf_event_ctx_lock(event);
+
+	perf_ctx_call(ctx, event, fn, data);
 	mutex_unlock(&ctx->mutex);
 }
 
@@ -1077,7 +1122,7 @@ static void perf_event_call_locked(struct perf_event *event, perf_event_fn fn)
  */
 void perf_event_enable(struct perf_event *event)
 {
-	perf_event_call_locked(event, ctx_enable_event);
+	perf_event_call_locked(event, ctx_enable_event, NULL);
 }
 EXPORT_SYMBOL_GPL(perf_event_enable);
 
@@ -1087,9 +1132,170 @@ EXPORT_SYMBOL_GPL(perf_event_enable);
  */
 void perf_event_disable(struct perf_event *event)
 {
-	perf_event_call_locked(event, ctx_disable_event);
+	perf_event_call_locked(event, ctx_disable_event, NULL);
 }
 EXPORT_SYMBOL_GPL(perf_event_disable);
+
+struct perf_pause {
+	bool	reset;
+	u64	count;
+};
+
+static void ctx_pause_event(struct perf_event *event,
+			    struct perf_event_context *ctx, void *data)
+{
+	struct perf_pause *pause = data;
+
+	ctx_disable_event(event, ctx, NULL);
+	pause->count = local64_read(&event->count);
+	if (pause->reset)
+		local64_set(&event->count, 0);
+}
+
+/**
+ * perf_event_pause - disable an event and take its count
+ * @event: an event of a kernel user
+ * @reset: whether its count starts again from 0
+ *
+ * KVM's virtual counters: the guest stops a counter and its value is
+ * kept by KVM; perf_event_period() and perf_event_enable() resume it.
+ * The count is taken and reset with the event stopped, so nothing is
+ * counted twice or lost.  Inherited copies are not looked at.
+ *
+ * Return: its count when it stopped.
+ */
+u64 perf_event_pause(struct perf_event *event, bool reset)
+{
+	struct perf_pause pause = { .reset = reset };
+
+	perf_event_call_locked(event, ctx_pause_event, &pause);
+	return pause.count;
+}
+EXPORT_SYMBOL_GPL(perf_event_pause);
+
+/* Take a whole group out of a CPU's context, still a group. */
+static void ctx_detach_group(struct perf_event *leader,
+			     struct perf_event_context *ctx, void *data)
+{
+	struct list_head *moved = data;
+	struct perf_event *sibling;
+
+	group_sched_out(leader, ctx);
+	list_del_init(&leader->group_entry);
+	ctx_unlist_event(leader, ctx);
+	for_each_sibling_event(sibling, leader)
+		ctx_unlist_event(sibling, ctx);
+	/* event_entry is free now: it keeps the leader for the move. */
+	list_add_tail(&leader->event_entry, moved);
+}
+
+/* Put a group that ctx_detach_group() took out into another context. */
+static void ctx_attach_group(struct perf_event *leader,
+			     struct perf_event_context *ctx, void *unused)
+{
+	struct perf_event *sibling;
+
+	ctx_list_event(leader, ctx);
+	for_each_sibling_event(sibling, leader)
+		ctx_list_event(sibling, ctx);
+	list_add_tail(&leader->group_entry, ctx_groups_of(ctx, leader));
+	if (ctx->is_active)
+		group_sched_in(leader, ctx);
+}
+
+/* Does the group of @leader have an event of @pmu? */
+static bool group_has_pmu(struct perf_event *leader, struct pmu *pmu)
+{
+	struct perf_event *sibling;
+
+	if (leader->pmu == pmu)
+		return true;
+	for_each_sibling_event(sibling, leader)
+		if (sibling->pmu == pmu)
+			return true;
+	return false;
+}
+
+static void perf_event_move_cpu(struct perf_event *event,
+				struct perf_event_context *dst, int cpu)
+{
+	struct perf_event_context *src = event->ctx;
+
+	perf_get_context(dst);
+	WRITE_ONCE(event->ctx, dst);
+	WRITE_ONCE(event->cpu, cpu);
+	perf_put_context(src);
+}
+
+/**
+ * perf_pmu_migrate_context - move a PMU's CPU-wide events to another CPU
+ * @pmu: the PMU, one that counts for a whole package or device, so that
+ *	any CPU of it can carry its events
+ * @src_cpu: the CPU whose events move, usually going offline
+ * @dst_cpu: the CPU they move to
+ *
+ * For a driver's CPU hotplug callback.  Each group with an event of @pmu
+ * moves whole, keeping its state and counts; an enabled group starts on
+ * @dst_cpu as it would have on its own CPU.  The events' times go on
+ * from what they were.  Neither CPU's context may be changed by the
+ * caller meanwhile; the function takes their mutexes.
+ */
+void perf_pmu_migrate_context(struct pmu *pmu, int src_cpu, int dst_cpu)
+{
+	struct perf_event_context *src = &per_cpu_ptr(&perf_cpu_ctx, src_cpu)->ctx;
+	struct perf_event_context *dst = &per_cpu_ptr(&perf_cpu_ctx, dst_cpu)->ctx;
+	struct perf_event *event, *tmp, *sibling;
+	LIST_HEAD(groups);
+	LIST_HEAD(moved);
+
+	if (src == dst)
+		return;
+	/* Two CPUs' contexts, always in the order of their CPU numbers. */
+	if (src_cpu < dst_cpu) {
+		mutex_lock(&src->mutex);
+		mutex_lock_nested(&dst->mutex, SINGLE_DEPTH_NESTING);
+	} else {
+		mutex_lock(&dst->mutex);
+		mutex_lock_nested(&src->mutex, SINGLE_DEPTH_NESTING);
+	}
+
+	/*
+	 * The lists change only under both the mutex and the lock, so the
+	 * mutex is enough to walk them; a detach takes a group's members off
+	 * too, so the walk starts again after each.
+	 */
+	for (;;) {
+		struct perf_event *leader = NULL;
+
+		list_for_each_entry(event, &src->event_list, event_entry) {
+			if (event->group_leader == event &&
+			    group_has_pmu(event, pmu)) {
+				leader = event;
+				break;
+			}
+		}
+		if (!leader)
+			break;
+		perf_ctx_call(src, leader, ctx_detach_group, &moved);
+	}
+
+	list_for_each_entry_safe(event, tmp, &moved, event_entry) {
+		list_del_init(&event->event_entry);
+		perf_event_move_cpu(event, dst, dst_cpu);
+		for_each_sibling_event(sibling, event)
+			perf_event_move_cpu(sibling, dst, dst_cpu);
+		list_add_tail(&event->event_entry, &groups);
+	}
+
+	list_for_each_entry_safe(event, tmp, &groups, event_entry) {
+		list_del_init(&event->event_entry);
+		perf_ctx_call(dst, event, ctx_attach_group, NULL);
+	}
+
+	mutex_unlock(&src->mutex);
+	mutex_unlock(&dst->mutex);
+}
+EXPORT_SYMBOL_GPL(perf_pmu_migrate_context);
 
 /**
  * perf_ctx_sync_event - bring one event's count and times up to date

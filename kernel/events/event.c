@@ -169,6 +169,9 @@ struct perf_event *perf_event_alloc(struct perf_event_attr *attr, int cpu,
 		event->attach_state |= PERF_ATTACH_CALLCHAIN;
 	}
 	ret = perf_event_set_clock(event);
+	/* The LSMs label the event last: nothing can fail after them. */
+	if (!ret)
+		ret = security_perf_event_alloc(event);
 	if (ret)
 		goto fail_callchain;
 	perf_event_init_pending(event);
@@ -226,6 +229,7 @@ void perf_event_free(struct perf_event *event)
 	if (event->attach_state & PERF_ATTACH_CALLCHAIN)
 		perf_callchain_put();
 	perf_cgroup_detach(event);
+	security_perf_event_free(event);
 	if (event->ctx)
 		perf_put_context(event->ctx);
 	if (event->parent)
@@ -306,11 +310,11 @@ int perf_event_check_group(struct perf_event *leader,
  */
 int perf_event_release_kernel(struct perf_event *event)
 {
-	struct perf_event_context *ctx = event->ctx;
+	struct perf_event_context *ctx;
 
 	perf_event_remove_from_owner(event);
-	if (ctx) {
-		mutex_lock(&ctx->mutex);
+	if (event->ctx) {
+		ctx = perf_event_ctx_lock(event);
 		perf_remove_from_context(event);
 		mutex_unlock(&ctx->mutex);
 	}

@@ -31,6 +31,7 @@
  *                 finding the events that want them
  *   records_mmap.c  PERF_RECORD_MMAP and MMAP2
  *   cgroup.c      per-cgroup events and the perf_event cgroup controller
+ *   guest.c       what a hypervisor tells perf about the guest it runs
  *   *_test.c      KUnit tests of the file they are named after
  *   core.c        bringing it all up at boot; defines the trace events
  *                 of include/trace/events/perf.h
@@ -102,6 +103,7 @@ void perf_remove_from_context(struct perf_event *event);
 void perf_event_enable_nogroup(struct perf_event *event);
 void perf_event_disable_nogroup(struct perf_event *event);
 void perf_event_sync_count(struct perf_event *event);
+struct perf_event_context *perf_event_ctx_lock(struct perf_event *event);
 void perf_ctx_sync_group(struct perf_event *leader,
 			 struct perf_event_context *ctx, void *data);
 void perf_ctx_sync_event(struct perf_event *event,
@@ -380,7 +382,7 @@ bool perf_overflow_tick_start(void);
 bool perf_overflow_tick_needed(bool unthrottle);
 void perf_overflow_tick(struct perf_event_context *ctx, bool unthrottle);
 void perf_event_set_period(struct perf_event *event, u64 value);
-int perf_event_refresh(struct perf_event *event, int refresh);
+int perf_event_refresh_locked(struct perf_event *event, int refresh);
 
 /* hw_breakpoint.c */
 #ifdef CONFIG_HAVE_HW_BREAKPOINT

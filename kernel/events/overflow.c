@@ -388,7 +388,7 @@ void perf_overflow_tick(struct perf_event_context *ctx, bool unthrottle)
 }
 
 /**
- * perf_event_refresh - allow @refresh more overflows, then disable
+ * perf_event_refresh_locked - allow @refresh more overflows, then disable
  * @event: a sampling event that is not inherited
  * @refresh: how many
  *
@@ -397,7 +397,7 @@ void perf_overflow_tick(struct perf_event_context *ctx, bool unthrottle)
  * Return: 0, or -EINVAL for an event that does not sample or is
  * inherited.
  */
-int perf_event_refresh(struct perf_event *event, int refresh)
+int perf_event_refresh_locked(struct perf_event *event, int refresh)
 {
 	if (event->attr.inherit)
 		return perf_refuse(-EINVAL, "IOC_REFRESH: inherited event",
@@ -409,6 +409,27 @@ int perf_event_refresh(struct perf_event *event, int refresh)
 	perf_event_enable_nogroup(event);
 	return 0;
 }
+
+/**
+ * perf_event_refresh - PERF_EVENT_IOC_REFRESH for kernel users
+ * @event: a sampling event that is not inherited
+ * @refresh: how many more overflows before it disables itself
+ *
+ * Enables the event.
+ *
+ * Return: 0, or -EINVAL for an event that does not sample or is
+ * inherited.
+ */
+int perf_event_refresh(struct perf_event *event, int refresh)
+{
+	struct perf_event_context *ctx = perf_event_ctx_lock(event);
+	int ret;
+
+	ret = perf_event_refresh_locked(event, refresh);
+	mutex_unlock(&ctx->mutex);
+	return ret;
+}
+EXPORT_SYMBOL_GPL(perf_event_refresh);
 
 static void ctx_set_period(struct perf_event *event,
 			   struct perf_event_context *ctx, void *data)

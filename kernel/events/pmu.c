@@ -138,6 +138,10 @@ static int perf_pmu_caps_refuse(struct pmu *pmu, struct perf_event *event)
 		return perf_refuse(-EOPNOTSUPP,
 				   "sample_regs_*: PMU has no extended registers",
 				   PERF_REG_EXTENDED_MASK);
+	if (pmu->task_ctx_nr == perf_invalid_context &&
+	    event->attach_state & PERF_ATTACH_TASK)
+		return perf_refuse(-EINVAL, "pid: PMU counts per CPU only",
+				   pmu->type);
 	return 0;
 }
 
@@ -179,7 +183,7 @@ static int perf_pmu_try(struct pmu *pmu, struct perf_event *event)
  * config; another error from the PMU that claimed the event, or for what
  * its capabilities refuse: -EOPNOTSUPP for a sampling event of a PMU
  * that cannot interrupt, -EINVAL for exclude_* bits of one that cannot
- * exclude.
+ * exclude, or for a per-task event of a PMU that counts per CPU only.
  */
 int perf_pmu_init_event(struct perf_event *event)
 {

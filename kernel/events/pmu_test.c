@@ -624,7 +624,7 @@ static void perf_swevent_task_counts(struct kunit *test)
 
 	KUNIT_EXPECT_PTR_EQ(test, event->ctx->task, current);
 	KUNIT_EXPECT_EQ(test, event->attr.config, PERF_COUNT_SW_PAGE_FAULTS);
-	KUNIT_EXPECT_TRUE(test, event->group_caps & PERF_EV_CAP_SOFTWARE);
+	KUNIT_EXPECT_TRUE(test, event->event_caps & PERF_EV_CAP_SOFTWARE);
 	KUNIT_EXPECT_TRUE(test, __perf_sw_enabled(PERF_COUNT_SW_PAGE_FAULTS));
 
 	/* While we run, our context is in and the event counts here. */

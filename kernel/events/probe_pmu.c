@@ -94,7 +94,7 @@ static int perf_kprobe_event_init(struct perf_event *event)
 		return perf_refuse(ret, "kprobe_func: no probe there",
 				   event->attr.kprobe_addr);
 	event->destroy = perf_kprobe_event_destroy;
-	event->group_caps |= PERF_EV_CAP_SOFTWARE;
+	event->event_caps |= PERF_EV_CAP_SOFTWARE;
 	return 0;
 }
 
@@ -161,7 +161,7 @@ static int perf_uprobe_event_init(struct perf_event *event)
 		return perf_refuse(ret, "uprobe_path: no probe there",
 				   event->attr.probe_offset);
 	event->destroy = perf_uprobe_event_destroy;
-	event->group_caps |= PERF_EV_CAP_SOFTWARE;
+	event->event_caps |= PERF_EV_CAP_SOFTWARE;
 	return 0;
 }
 

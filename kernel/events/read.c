@@ -196,19 +196,23 @@ static void perf_read_add_children(struct perf_event *event, u64 *values)
  * @ppos: unused
  *
  * Return: the bytes read; 0 for a pinned event in the error state;
- * -ENOSPC if @count is too small; -EFAULT.
+ * -ENOSPC if @count is too small; -EFAULT; what a security module
+ * refuses.
  */
 ssize_t perf_read(struct file *file, char __user *ubuf, size_t count,
 		  loff_t *ppos)
 {
 	struct perf_event *event = file->private_data;
-	struct perf_event_context *ctx = event->ctx;
+	ssize_t ret = security_perf_event_read(event);
+	struct perf_event_context *ctx;
 	u64 one[5], *values = one;
 	struct perf_read_buf buf;
 	size_t size;
-	ssize_t ret;
 
-	mutex_lock(&ctx->mutex);
+	/* An LSM may refuse reading the event: its errno. */
+	if (ret)
+		return ret;
+	ctx = perf_event_ctx_lock(event);
 	if (event->state == PERF_EVENT_STATE_ERROR) {
 		ret = 0;
 		goto out;
@@ -345,14 +349,9 @@ static void perf_period_apply(struct perf_event *event)
 				     orig->attr.sample_period);
 }
 
-static int perf_ioctl_period(struct perf_event *event, u64 __user *uperiod)
+/* A new period or frequency for an event; its context's mutex held. */
+static int perf_event_period_locked(struct perf_event *event, u64 period)
 {
-	u64 period;
-
-	/* The value is read first: a bad pointer is -EFAULT on any event. */
-	if (copy_from_user(&period, uperiod, sizeof(period)))
-		return perf_refuse(-EFAULT, "IOC_PERIOD: not readable",
-				   (unsigned long)uperiod);
 	if (!is_sampling_event(event))
 		return perf_refuse(-EINVAL, "IOC_PERIOD: event does not sample",
 				   period);
@@ -376,6 +375,72 @@ static int perf_ioctl_period(struct perf_event *event, u64 __user *uperiod)
 	perf_event_apply_to_copies(event, perf_period_apply);
 	return 0;
 }
+
+static int perf_ioctl_period(struct perf_event *event, u64 __user *uperiod)
+{
+	u64 period;
+
+	/* The value is read first: a bad pointer is -EFAULT on any event. */
+	if (copy_from_user(&period, uperiod, sizeof(period)))
+		return perf_refuse(-EFAULT, "IOC_PERIOD: not readable",
+				   (unsigned long)uperiod);
+	return perf_event_period_locked(event, period);
+}
+
+/**
+ * perf_event_period - give a sampling event a new period, from the kernel
+ * @event: the event
+ * @value: its new period, or its frequency if it has attr.freq
+ *
+ * What PERF_EVENT_IOC_PERIOD does, for kernel users (KVM loads a virtual
+ * counter this way): the period in progress starts again with the new
+ * length, where the event runs.
+ *
+ * Return: 0, or -EINVAL if the event does not sample, @value is 0, has
+ * its top bit set, or is a frequency above perf_event_max_sample_rate.
+ */
+int perf_event_period(struct perf_event *event, u64 value)
+{
+	struct perf_event_context *ctx = perf_event_ctx_lock(event);
+	int ret;
+
+	ret = perf_event_period_locked(event, value);
+	mutex_unlock(&ctx->mutex);
+	return ret;
+}
+EXPORT_SYMBOL_GPL(perf_event_period);
+
+/**
+ * perf_event_read_value - read an event and its inherited copies
+ * @event: the event
+ * @enabled: where the time it was enabled goes
+ * @running: where the time it counted goes
+ *
+ * For kernel users: the count and times read() gives for the event
+ * alone, its copies' (live and exited) added.  May sleep: an active
+ * event is read where it runs.
+ *
+ * Return: the count.
+ */
+u64 perf_event_read_value(struct perf_event *event, u64 *enabled,
+			  u64 *running)
+{
+	struct perf_event_context *ctx = perf_event_ctx_lock(event);
+	struct perf_inherit_sum sum;
+	u64 count;
+
+	perf_event_sync_count(event);
+	count = local64_read(&event->count);
+	*enabled = event->total_time_enabled;
+	*running = event->total_time_running;
+	perf_inherit_sum(event, &sum);
+	mutex_unlock(&ctx->mutex);
+
+	*enabled += sum.enabled;
+	*running += sum.running;
+	return count + sum.count;
+}
+EXPORT_SYMBOL_GPL(perf_event_read_value);
 
 /* @arg: a descriptor, or -1 as an unsigned long (not as an int) */
 static int perf_ioctl_set_output(struct perf_event *event, unsigned long arg)
@@ -451,7 +516,7 @@ static long perf_ioctl_locked(struct perf_event *event, unsigned int cmd,
 		perf_ioctl_apply(event, perf_ioctl_reset, arg);
 		return 0;
 	case PERF_EVENT_IOC_REFRESH:
-		return perf_event_refresh(event, arg);
+		return perf_event_refresh_locked(event, arg);
 	case PERF_EVENT_IOC_PERIOD:
 		return perf_ioctl_period(event, (u64 __user *)arg);
 	case PERF_EVENT_IOC_ID:
@@ -484,14 +549,18 @@ static long perf_ioctl_locked(struct perf_event *event, unsigned int cmd,
 long perf_ioctl(struct file *file, unsigned int cmd, unsigned long arg)
 {
 	struct perf_event *event = file->private_data;
-	struct perf_event_context *ctx = event->ctx;
-	long ret;
+	long ret = security_perf_event_write(event);
+	struct perf_event_context *ctx;
+
+	/* Every command changes the event, as an LSM sees it. */
+	if (ret)
+		return ret;
 
 	/* The trace event code's locks nest outside the context's mutex. */
 	if (cmd == PERF_EVENT_IOC_SET_FILTER)
 		return perf_event_set_filter(event, (void __user *)arg);
 
-	mutex_lock(&ctx->mutex);
+	ctx = perf_event_ctx_lock(event);
 	ret = perf_ioctl_locked(event, cmd, arg);
 	mutex_unlock(&ctx->mutex);
 	return ret;

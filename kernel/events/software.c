@@ -378,7 +378,7 @@ static int perf_swevent_event_init(struct perf_event *event)
 	if (config >= PERF_COUNT_SW_MAX)
 		return -ENOENT;
 
-	event->group_caps |= PERF_EV_CAP_SOFTWARE;
+	event->event_caps |= PERF_EV_CAP_SOFTWARE;
 	if (perf_swclock_samples(event)) {
 		/* A clock's frequency is a period in nanoseconds. */
 		if (event->attr.freq) {

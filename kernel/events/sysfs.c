@@ -98,6 +98,11 @@ int perf_pmu_sysfs_add(struct pmu *pmu)
 	ret = dev_set_name(dev, "%s", pmu->name);
 	if (!ret)
 		ret = device_add(dev);
+	if (!ret && pmu->attr_update) {
+		ret = sysfs_update_groups(&dev->kobj, pmu->attr_update);
+		if (ret)
+			device_del(dev);
+	}
 	if (ret) {
 		put_device(dev);
 		return ret;
@@ -118,6 +123,28 @@ void perf_pmu_sysfs_del(struct pmu *pmu)
 	put_device(pmu->dev);
 	pmu->dev = NULL;
 }
+
+/**
+ * perf_event_sysfs_show - show() of an events/ file with a fixed text
+ * @dev: the PMU's device
+ * @attr: the attribute, in a struct perf_pmu_events_attr
+ * @page: the page to fill in
+ *
+ * For PMU_EVENT_ATTR_STRING() and drivers' own events/ files.
+ *
+ * Return: the length of the event's text and a newline; 0 if it has none.
+ */
+ssize_t perf_event_sysfs_show(struct device *dev,
+			      struct device_attribute *attr, char *page)
+{
+	struct perf_pmu_events_attr *pattr =
+		container_of(attr, struct perf_pmu_events_attr, attr);
+
+	if (!pattr->event_str)
+		return 0;
+	return sysfs_emit(page, "%s\n", pattr->event_str);
+}
+EXPORT_SYMBOL_GPL(perf_event_sysfs_show);
 
 static int __init perf_pmu_sysfs_init(void)
 {

@@ -51,9 +51,10 @@ static int perf_owner_for_each(perf_event_op_t fn)
 
 	mutex_lock(&current->perf_event_mutex);
 	list_for_each_entry(event, &current->perf_event_list, owner_entry) {
-		mutex_lock(&event->ctx->mutex);
+		struct perf_event_context *ctx = perf_event_ctx_lock(event);
+
 		perf_event_apply_to_copies(event, fn);
-		mutex_unlock(&event->ctx->mutex);
+		mutex_unlock(&ctx->mutex);
 	}
 	mutex_unlock(&current->perf_event_mutex);
 	return 0;

@@ -342,7 +342,7 @@ int perf_tp_init_copy(struct perf_event *event)
 		return ret;
 	event->tp_event = call;
 	event->destroy = perf_tp_destroy_copy;
-	event->group_caps |= PERF_EV_CAP_SOFTWARE;
+	event->event_caps |= PERF_EV_CAP_SOFTWARE;
 	return 0;
 }
 
@@ -393,7 +393,7 @@ static int perf_tp_event_init(struct perf_event *event)
 	if (ret)
 		return perf_tp_refuse(event, ret);
 	event->destroy = perf_tp_event_destroy;
-	event->group_caps |= PERF_EV_CAP_SOFTWARE;
+	event->event_caps |= PERF_EV_CAP_SOFTWARE;
 	return 0;
 }
 

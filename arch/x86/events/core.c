@@ -32,10 +32,13 @@ DEFINE_PER_CPU_PAGE_ALIGNED(struct debug_store, cpu_debug_store);
  * perf_instruction_pointer - the instruction pointer to report in a sample
  * @regs: the registers at the sample
  *
- * Return: the instruction pointer.
+ * Return: the instruction pointer; the guest's if the CPU was running a
+ * guest when the counter overflowed (the hypervisor says so).
  */
 unsigned long perf_instruction_pointer(struct pt_regs *regs)
 {
+	if (perf_guest_state())
+		return perf_guest_get_ip();
 	return regs->ip;
 }
 
@@ -43,10 +46,16 @@ unsigned long perf_instruction_pointer(struct pt_regs *regs)
  * perf_misc_flags - the header.misc CPU mode bits of a sample
  * @regs: the registers at the sample
  *
- * Return: PERF_RECORD_MISC_USER or PERF_RECORD_MISC_KERNEL.
+ * Return: PERF_RECORD_MISC_USER or PERF_RECORD_MISC_KERNEL, or their
+ * PERF_RECORD_MISC_GUEST_* counterparts while the CPU runs a guest.
  */
 unsigned long perf_misc_flags(struct pt_regs *regs)
 {
+	unsigned int guest = perf_guest_state();
+
+	if (guest)
+		return guest & PERF_GUEST_USER ? PERF_RECORD_MISC_GUEST_USER :
+						 PERF_RECORD_MISC_GUEST_KERNEL;
 	return user_mode(regs) ? PERF_RECORD_MISC_USER :
 				 PERF_RECORD_MISC_KERNEL;
 }
@@ -67,6 +76,9 @@ void perf_callchain_kernel(struct perf_callchain_entry_ctx *ctx,
 	unsigned long addr;
 	bool frame = regs->flags & X86_EFLAGS_FIXED;
 
+	/* The host's stack says nothing about the guest that was running. */
+	if (perf_guest_state())
+		return;
 	if (perf_callchain_store(ctx, regs->ip))
 		return;
 	if (frame)
@@ -100,6 +112,8 @@ void perf_callchain_user(struct perf_callchain_entry_ctx *ctx,
 	struct perf_user_frame frame;
 	unsigned long fp = regs->bp;
 
+	if (perf_guest_state())
+		return;
 	if (perf_callchain_store(ctx, regs->ip))
 		return;
 	if (!current->mm || !user_64bit_mode(regs))
@@ -164,6 +178,75 @@ void arch_perf_update_userpage(struct perf_event *event,
 	x86_update_userpage_time(event, up, now);
 	if (event->pmu == &x86_cpu_pmu)
 		x86_rdpmc_update_userpage(event, up);
+}
+
+/* The global control and status registers, where the PMU has them. */
+static void x86_print_global(int cpu)
+{
+	u64 ctl, status, fixed_ctl;
+
+	if (x86_pmu.version < 2)
+		return;
+	if (boot_cpu_data.x86_vendor == X86_VENDOR_INTEL) {
+		rdmsrl(MSR_CORE_PERF_GLOBAL_CTRL, ctl);
+		rdmsrl(MSR_CORE_PERF_GLOBAL_STATUS, status);
+		rdmsrl(MSR_ARCH_PERFMON_FIXED_CTR_CTRL, fixed_ctl);
+		pr_info("CPU#%d: global ctrl %016llx status %016llx fixed ctrl %016llx\n",
+			cpu, ctl, status, fixed_ctl);
+	} else {
+		rdmsrl(MSR_AMD64_PERF_CNTR_GLOBAL_CTL, ctl);
+		rdmsrl(MSR_AMD64_PERF_CNTR_GLOBAL_STATUS, status);
+		pr_info("CPU#%d: global ctrl %016llx status %016llx\n",
+			cpu, ctl, status);
+	}
+}
+
+/**
+ * perf_event_print_debug - log this CPU's counter registers
+ *
+ * SysRq-P (drivers/tty/sysrq.c): the driver's view of the counters it
+ * uses, then what each counter register holds.
+ */
+void perf_event_print_debug(void)
+{
+	unsigned long gp = x86_pmu.gp, fixed = x86_pmu.fixed >> X86_PMC_FIXED;
+	struct x86_pmu_cpu *cpuc;
+	unsigned long flags;
+	int cpu, idx;
+	u64 ctl, count;
+
+	if (!gp)
+		return;
+
+	local_irq_save(flags);
+	cpu = smp_processor_id();
+	cpuc = this_cpu_ptr(&x86_pmu_cpu);
+	pr_info("CPU#%d: %s PMU: placed %016llx running %016llx, %lu PMIs\n",
+		cpu, x86_pmu.driver, cpuc->placed, cpuc->running,
+		this_cpu_read(x86_pmi_count));
+	x86_print_global(cpu);
+	for_each_set_bit(idx, &gp, X86_PMC_FIXED) {
+		rdmsrl(x86_evtsel_msr(idx), ctl);
+		rdmsrl(x86_ctr_msr(idx), count);
+		pr_info("CPU#%d: counter %2d: evtsel %016llx count %016llx\n",
+			cpu, idx, ctl, count);
+	}
+	for_each_set_bit(idx, &fixed, INTEL_PMC_MAX_FIXED) {
+		rdmsrl(MSR_ARCH_PERFMON_FIXED_CTR0 + idx, count);
+		pr_info("CPU#%d: fixed %d: count %016llx\n", cpu, idx, count);
+	}
+	local_irq_restore(flags);
+}
+
+/**
+ * perf_check_microcode - the microcode of the CPUs was updated
+ *
+ * The late microcode loader calls this once every CPU runs the new
+ * revision.  None of the models this driver knows changes its counters
+ * with the microcode revision, so nothing is looked at again.
+ */
+void perf_check_microcode(void)
+{
 }
 
 /*

@@ -158,7 +158,7 @@ static int msr_event_init(struct perf_event *event)
 	if (!msr_counters[id].present)
 		return -EINVAL;
 
-	event->group_caps |= PERF_EV_CAP_SOFTWARE;
+	event->event_caps |= PERF_EV_CAP_SOFTWARE;
 	return 0;
 }
 

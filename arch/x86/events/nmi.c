@@ -18,6 +18,7 @@
 #include <linux/sched/clock.h>
 #include <asm/apic.h>
 #include <asm/nmi.h>
+#include <asm/perf_pmi.h>
 
 #include "pmu.h"
 
@@ -74,12 +75,25 @@ static int x86_pmi_overflows(struct x86_pmu_cpu *cpuc, u64 status,
 	return handled;
 }
 
-static int x86_pmi_handler(unsigned int cmd, struct pt_regs *regs)
+/**
+ * x86_pmu_handle_irq - serve this CPU's counter overflows
+ * @regs: the registers the overflow interrupted
+ *
+ * The body of the overflow NMI, also for a hypervisor that delivers the
+ * overflow by other means (Xen's PMU interrupt, with the registers Xen
+ * saved).  Interrupts off.
+ *
+ * Return: how many overflows were this driver's, 0 for none (and when
+ * there is no counter driver).
+ */
+int x86_pmu_handle_irq(struct pt_regs *regs)
 {
 	struct x86_pmu_cpu *cpuc = this_cpu_ptr(&x86_pmu_cpu);
 	int handled = 0, passes = 0;
 	u64 start, status;
 
+	if (!x86_pmu.gp)
+		return 0;
 	start = sched_clock();
 	x86_pmu.disable_all(cpuc->running);
 	status = x86_pmu.status(cpuc->running);
@@ -109,6 +123,13 @@ static int x86_pmi_handler(unsigned int cmd, struct pt_regs *regs)
 		this_cpu_inc(x86_pmi_count);
 		perf_sample_event_took(sched_clock() - start);
 	}
+	return handled;
+}
+
+static int x86_pmi_handler(unsigned int cmd, struct pt_regs *regs)
+{
+	int handled = x86_pmu_handle_irq(regs);
+
 	return handled ? handled : NMI_DONE;
 }
 

@@ -66,6 +66,11 @@ typedef u64 x86_cache_map_t[PERF_COUNT_HW_CACHE_MAX]
  * @ack: clear the overflow bits in the set
  * @reset: put this CPU's counters in their boot state
  * @rdpmc_index: the ECX of rdpmc for a counter
+ * @events_mask: Intel's CPUID 0xA EBX: architectural events the CPU
+ *	does not have (a set bit is a missing event)
+ * @events_mask_len: how many bits of @events_mask are defined
+ * @guest_msrs: the MSRs to switch at VM entry and exit (guest.c), or
+ *	NULL if there are none
  */
 struct x86_pmu {
 	const char		*name;
@@ -97,6 +102,9 @@ struct x86_pmu {
 	void	(*ack)(u64 status);
 	void	(*reset)(void);
 	u32	(*rdpmc_index)(int idx);
+	unsigned int		events_mask;
+	unsigned int		events_mask_len;
+	struct perf_guest_switch_msr *(*guest_msrs)(int *nr, void *data);
 };
 
 extern struct x86_pmu x86_pmu;

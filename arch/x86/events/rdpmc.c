@@ -117,6 +117,21 @@ void perf_clear_dirty_counters(void)
 	cpuc->used &= ~stale;
 }
 
+/**
+ * x86_perf_rdpmc_index - the rdpmc counter number of an active event
+ * @event: an event of the cpu PMU, active on this CPU (resctrl's pseudo
+ *	lock measurement reads its pinned events with rdpmc)
+ *
+ * Interrupts off, so that the event stays on its counter.
+ *
+ * Return: what rdpmc takes in ECX for the event's counter.
+ */
+int x86_perf_rdpmc_index(struct perf_event *event)
+{
+	lockdep_assert_irqs_disabled();
+	return x86_pmu.rdpmc_index(event->hw.idx);
+}
+
 static ssize_t rdpmc_show(struct device *dev, struct device_attribute *attr,
 			  char *page)
 {

@@ -85,11 +85,70 @@ static const x86_cache_map_t amd_cache_map = {
 #undef NONE
 #undef C
 
+/*
+ * Whether this CPU has SVM on (EFER.SVME, set by kvm_amd while it runs
+ * guests).  With SVM off a counter with HostOnly or GuestOnly set does
+ * not count at all (AMD APM vol. 2, "Performance Monitoring Counters"):
+ * so an event that only excludes guests loses its HostOnly bit while
+ * there can be no guest.  Changed on its CPU with interrupts off.
+ */
+static DEFINE_PER_CPU(bool, amd_svm_on);
+
 static void amd_enable(struct perf_event *event)
 {
-	wrmsrl(x86_evtsel_msr(event->hw.idx),
-	       event->hw.config | ARCH_PERFMON_EVENTSEL_ENABLE);
+	u64 config = event->hw.config | ARCH_PERFMON_EVENTSEL_ENABLE;
+
+	if (!this_cpu_read(amd_svm_on))
+		config &= ~AMD64_EVENTSEL_HOSTONLY;
+	wrmsrl(x86_evtsel_msr(event->hw.idx), config);
 }
+
+/* Program this CPU's counters again for SVM turned on or off. */
+static void amd_virt_switch(bool on)
+{
+	struct x86_pmu_cpu *cpuc;
+	unsigned long flags, bits;
+	int idx;
+
+	if (!x86_pmu.gp)
+		return;
+	local_irq_save(flags);
+	cpuc = this_cpu_ptr(&x86_pmu_cpu);
+	this_cpu_write(amd_svm_on, on);
+	/*
+	 * Counter by counter, a stopped PMU (perf_pmu_disable()) has the
+	 * enable bits clear: its perf_pmu_enable() programs them again.
+	 */
+	bits = cpuc->running;
+	if (cpuc->enabled || x86_pmu.version >= 2)
+		for_each_set_bit(idx, &bits, X86_PMC_FIXED)
+			amd_enable(cpuc->on[idx]);
+	local_irq_restore(flags);
+}
+
+/**
+ * amd_pmu_enable_virt - this CPU has enabled SVM
+ *
+ * From kvm_amd, on each CPU as it enables SVM: events that exclude the
+ * guest count only in the host from now on.
+ */
+void amd_pmu_enable_virt(void)
+{
+	amd_virt_switch(true);
+}
+EXPORT_SYMBOL_GPL(amd_pmu_enable_virt);
+
+/**
+ * amd_pmu_disable_virt - this CPU has disabled SVM
+ *
+ * From kvm_amd, on each CPU once it has cleared EFER.SVME: events that
+ * exclude the guest count everywhere again, as there is no guest.
+ */
+void amd_pmu_disable_virt(void)
+{
+	amd_virt_switch(false);
+}
+EXPORT_SYMBOL_GPL(amd_pmu_disable_virt);
 
 static void amd_disable(struct perf_event *event)
 {

@@ -98,14 +98,64 @@ static void intel_fixed_ctrl_write(u64 field, u64 bits)
 	wrmsrl(MSR_ARCH_PERFMON_FIXED_CTR_CTRL, *ctrl);
 }
 
+/**
+ * struct intel_guest_cpu - one CPU's counters as host and guest see them
+ * @excl_host: counters whose events exclude the host (attr.exclude_host:
+ *	KVM's counters for its guests): off in IA32_PERF_GLOBAL_CTRL while
+ *	the host runs
+ * @excl_guest: counters whose events exclude guests: off while one runs
+ * @msrs: what perf_guest_get_msrs() returns
+ *
+ * KVM switches IA32_PERF_GLOBAL_CTRL at VM entry and exit.  Changed on
+ * its CPU with interrupts off, as the counters are programmed.
+ */
+struct intel_guest_cpu {
+	u64				excl_host;
+	u64				excl_guest;
+	struct perf_guest_switch_msr	msrs[1];
+};
+
+static DEFINE_PER_CPU(struct intel_guest_cpu, intel_guest_cpu);
+
+static void intel_guest_note(struct perf_event *event, bool on)
+{
+	struct intel_guest_cpu *g = this_cpu_ptr(&intel_guest_cpu);
+	u64 bit = BIT_ULL(event->hw.idx);
+
+	g->excl_host &= ~bit;
+	g->excl_guest &= ~bit;
+	if (on && event->attr.exclude_host)
+		g->excl_host |= bit;
+	if (on && event->attr.exclude_guest)
+		g->excl_guest |= bit;
+}
+
+static struct perf_guest_switch_msr *intel_guest_msrs(int *nr, void *data)
+{
+	struct intel_guest_cpu *g = this_cpu_ptr(&intel_guest_cpu);
+	u64 running = this_cpu_ptr(&x86_pmu_cpu)->running;
+
+	g->msrs[0].msr = MSR_CORE_PERF_GLOBAL_CTRL;
+	g->msrs[0].host = running & ~g->excl_host;
+	g->msrs[0].guest = running & ~g->excl_guest;
+	*nr = ARRAY_SIZE(g->msrs);
+	return g->msrs;
+}
+
 static void intel_enable(struct perf_event *event)
 {
 	u64 config = event->hw.config, bits = INTEL_FIXED_PMI;
 	int n = event->hw.idx - X86_PMC_FIXED;
 
+	intel_guest_note(event, true);
 	if (n < 0) {
-		wrmsrl(x86_evtsel_msr(event->hw.idx),
-		       config | ARCH_PERFMON_EVENTSEL_ENABLE);
+		/*
+		 * Without a global control, a counter that excludes the host
+		 * cannot be left to the guest: it does not count at all.
+		 */
+		if (!event->attr.exclude_host || x86_pmu.version >= 2)
+			config |= ARCH_PERFMON_EVENTSEL_ENABLE;
+		wrmsrl(x86_evtsel_msr(event->hw.idx), config);
 		return;
 	}
 	if (config & ARCH_PERFMON_EVENTSEL_OS)
@@ -121,6 +171,7 @@ static void intel_disable(struct perf_event *event)
 {
 	int n = event->hw.idx - X86_PMC_FIXED;
 
+	intel_guest_note(event, false);
 	if (n < 0)
 		wrmsrl(x86_evtsel_msr(event->hw.idx), event->hw.config);
 	else
@@ -129,7 +180,8 @@ static void intel_disable(struct perf_event *event)
 
 static void intel_enable_all(u64 running)
 {
-	wrmsrl(MSR_CORE_PERF_GLOBAL_CTRL, running);
+	wrmsrl(MSR_CORE_PERF_GLOBAL_CTRL,
+	       running & ~this_cpu_read(intel_guest_cpu.excl_host));
 }
 
 static void intel_disable_all(u64 running)
@@ -442,6 +494,8 @@ int __init intel_pmu_probe(void)
 	x86_pmu.name = "generic architected perfmon";
 	x86_pmu.version = eax.split.version_id;
 	x86_pmu.width = eax.split.bit_width;
+	x86_pmu.events_mask = ebx.full;
+	x86_pmu.events_mask_len = eax.split.mask_length;
 	x86_pmu.gp = GENMASK_ULL(min_t(unsigned int, eax.split.num_counters,
 				       INTEL_PMC_MAX_GENERIC) - 1, 0);
 	x86_pmu.evtsel = MSR_ARCH_PERFMON_EVENTSEL0;
@@ -479,6 +533,7 @@ int __init intel_pmu_probe(void)
 		x86_pmu.disable_all = intel_disable_all;
 		x86_pmu.status = intel_status;
 		x86_pmu.ack = intel_ack;
+		x86_pmu.guest_msrs = intel_guest_msrs;
 	} else {
 		/* No global control: each counter's enable bit does it all. */
 		x86_pmu.pmu_name = "generic_arch_v1";

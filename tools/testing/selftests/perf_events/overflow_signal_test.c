@@ -554,7 +554,7 @@ static void check_outcome(struct __test_metadata *_metadata,
 	for (i = 0; i < sc->sampling; i++) {
 		nr = out->count[i] / event_period(sc, i);
 		all += nr;
-		TH_LOG("event %d: count %llu, %d signals (%d POLL_IN, %d POLL_HUP), %d samples, %d throttled",
+		TH_LOG("event %d: count %llu, %d signals (%d in, %d hup), %d samples, %d throttled",
 		       i, (unsigned long long)out->count[i], out->signals[i],
 		       out->poll_in[i], out->poll_hup[i], out->samples[i],
 		       out->throttled[i]);
