@@ -202,7 +202,11 @@ TEST_F(regs, intel_status_set_and_reset)
 	EXPECT_EQ(0, status & (0x2ULL | (1ULL << 33)));
 }
 
-/* Version 4: INUSE has a bit for each event select naming an event. */
+/*
+ * Version 4: INUSE has a bit for each event select naming an event.  A
+ * driver leaves the select of a counter it stopped as it was, less the
+ * enable bit (both kernels do): the test clears it first.
+ */
 TEST_F(regs, intel_inuse)
 {
 	__u64 inuse;
@@ -210,6 +214,7 @@ TEST_F(regs, intel_inuse)
 	NEED_REGS();
 	if (intel_pmu_version() < 4)
 		SKIP(return, "no version 4 INUSE register");
+	ASSERT_EQ(0, wrmsr(MSR_EVTSEL0 + 1, 0));
 	ASSERT_EQ(0, rdmsr(MSR_GLOBAL_INUSE, &inuse));
 	EXPECT_EQ(0, inuse & 0x2);
 	ASSERT_EQ(0, wrmsr(MSR_EVTSEL0 + 1, 0xc0));
