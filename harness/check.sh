@@ -6,7 +6,8 @@
 # For KERNEL=ours it then runs the hardware-PMU kselftests on the other
 # vendor's flavour and on a CPU without a PMU too (logs:
 # build/ours/console-<flavour>.log), the overflow-signal tests on one
-# vCPU of each flavour (console-<flavour>-1cpu.log), and
+# vCPU of each flavour (console-<flavour>-1cpu.log), KVM's virtual PMU
+# in a nested guest on the zen flavour (console-zen.log), and
 # checks the emulated PMU itself: the reference kernel, whose x86 driver
 # is the independent judge of the emulation, runs them on each flavour,
 # and the overflow-signal tests on one vCPU (HARNESS_PMU_CHECK=0 leaves
@@ -40,6 +41,17 @@ if [ "$kind" = ours ] && [ "${HARNESS_DISTRO_CHECK:-1}" = 1 ]; then
 	"$ROOT/harness/distro.sh" callers ours
 fi
 
+# KVM's virtual PMU, on perf events of kernel $1: a nested guest on the
+# zen flavour (log: build/$1/console-zen.log).
+kvm_zen() {
+	local k=$1
+	HARNESS_TESTS=$KVM_TESTS "$ROOT/harness/build.sh" "$k"
+	log "booting the $k kernel (PMU=zen, KVM's virtual PMU)"
+	PMU=zen "$ROOT/harness/boot.sh" "$k" check
+	report "$k" "$k kernel, PMU=zen, KVM's virtual PMU"
+	keep_logs "$k" zen
+}
+
 "$ROOT/harness/build.sh" "$kind"
 log "booting the $kind kernel (PMU=$PMU)"
 "$ROOT/harness/boot.sh" "$kind" check
@@ -62,6 +74,7 @@ if [ "$kind" = ours ] && [ "${HARNESS_PMU_CHECK:-1}" = 1 ]; then
 		keep_logs ours none
 		# The overflow signals on one vCPU, on both flavours.
 		signals_one_cpu ours intel amd
+		kvm_zen ours
 		for f in console results; do
 			mv "$(out_dir ours)/$f-$PMU.log" "$(out_dir ours)/$f.log"
 		done
@@ -78,6 +91,7 @@ if [ "$kind" = ours ] && [ "${HARNESS_PMU_CHECK:-1}" = 1 ]; then
 	done
 	# As ours above: on the Intel and AMD flavours' runs.
 	[ -z "$other" ] || signals_one_cpu upstream intel amd
+	[ -z "$other" ] || kvm_zen upstream
 fi
 report_total
 exit $status
