@@ -10,10 +10,14 @@
 #   make bench                                    perf-bench on both kernels, ratios
 #   make bpftrace [KERNEL=...]                    bpftrace_test.sh with Debian's bpftrace
 #   make profile [PROFILE_CMD=...]                instructions per function, both kernels
+#   make models                                   every CPU model flavour, both
+#                                                 kernels: boot lines, event maps
 #   make distro [KERNEL=...] [DISTRO_CONFIG=...]  Debian's configuration: bzImage
 #                                                 and every module (hours cold);
 #                                                 or defconfig, allmodconfig,
 #                                                 randconfig:SEED
+#   make distro-check [KERNEL=...]                that kernel booted on every PMU
+#                                                 flavour: KUnit and kselftests
 #   make distro-callers [KERNEL=...]              the callers of perf only, as
 #                                                 make check does (minutes)
 #   make patches                                  the patch series, in build/patches/
@@ -27,7 +31,7 @@ CMD ?=
 PMU ?= intel
 export PMU
 
-.PHONY: distro distro-callers check check-busy fuzz run bench bpftrace profile patches patches-check kernel tree qemu clean distclean
+.PHONY: models distro distro-check distro-callers check check-busy fuzz run bench bpftrace profile patches patches-check kernel tree qemu clean distclean
 
 check:
 	@harness/check.sh $(KERNEL)
@@ -57,6 +61,12 @@ DISTRO_CONFIG ?= debian
 distro:
 	@harness/deps.sh && harness/tree.sh $(KERNEL) && \
 		harness/distro.sh build $(KERNEL) $(DISTRO_CONFIG)
+
+models:
+	@harness/models.sh
+
+distro-check:
+	@harness/deps.sh && harness/tree.sh $(KERNEL) && harness/distro.sh boot $(KERNEL)
 
 distro-callers:
 	@harness/deps.sh && harness/tree.sh $(KERNEL) && harness/distro.sh callers $(KERNEL)

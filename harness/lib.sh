@@ -39,27 +39,84 @@ qemu_configure() {
 		{ tail -20 "$obj/configure.log" >&2; exit 1; }
 }
 
-# The emulated PMU flavours (PMU=intel|skylake|amd|none): QEMU's -cpu option for
-# each, in this one place.
-#   intel  Intel architectural perfmon v4 (4 general + 3 fixed counters),
-#          on a family 6 model 48 that Linux 6.1 runs as a generic
-#          architectural PMU
-#   skylake  the same counters on a Skylake client (family 6 model 0x5e),
-#          a model 6.1 has tables for
-#   amd    AMD core counters (6) with PerfMonV2, on QEMU's max model
-#   zen    the same counters on an AMD family 17h (Zen 1): 6.1's KVM
-#          selftests of the virtual PMU want Zen; make check runs only
-#          those there (6.1 has Zen tables our driver does not yet:
-#          issue 26)
-#   none   no PMU, as on Debian's QEMU
+# The emulated PMU flavours (PMU=<name>): QEMU's -cpu option for each, in
+# this one place.  Each flavour stands for a family of CPU models that
+# Linux 6.1 tells apart: its vendor, family, model and stepping, and the
+# shape of its PMU as that silicon has it (QEMU's pmu-* properties,
+# harness/qemu/0006): Intel's perfmon version, general counters (gp),
+# fixed counters and their width, full-width writes (fw); AMD's number
+# of core counters and PerfMonV2.  The emulation counts the same events
+# on every one (harness/qemu/README.md).
+#   intel    architectural perfmon v4 (4 gp + 3 fixed, 48 bits, fw) on
+#            family 6 model 48, which 6.1 runs as a generic
+#            architectural PMU
+#   skylake  the same counters on a Skylake client (model 0x5e)
+#   amd      AMD core counters (6) with PerfMonV2, on QEMU's max model
+#   zen      the same counters on an AMD family 17h (Zen 1): 6.1's KVM
+#            selftests of the virtual PMU want Zen; make check runs
+#            those there
+#   none     no PMU, as on Debian's QEMU
+# The families of models (make models runs each):
+#   core     Core Duo/Solo (Yonah, 0x0e): v1, 2 gp, 40 bits
+#   core2    Penryn (0x17): v2, 2 gp, 3 fixed, 40 bits
+#   nehalem  Nehalem (0x1a): v3, 4 gp, 3 fixed, 48 bits, no fw
+#   westmere Westmere-EP (0x2c): as Nehalem
+#   bonnell  Atom Bonnell (0x1c): v3, 2 gp, 3 fixed, 40 bits
+#   silvermont Atom Silvermont (0x37): v3, 2 gp, 3 fixed, 40 bits
+#   goldmont Atom Goldmont (0x5c): v4, 4 gp, 3 fixed, 48 bits, fw
+#   goldmontplus Atom Goldmont Plus (0x7a): as Goldmont
+#   tremont  Atom Tremont (0x96): v5, 4 gp, 3 fixed, fw
+#   gracemont Alder Lake-N (0xbe): v5, 6 gp, 3 fixed, fw
+#   sandybridge Sandy Bridge (0x2a): v3, 4 gp, 3 fixed, 48 bits, fw
+#   ivybridge Ivy Bridge (0x3a), haswell (0x3c), broadwell (0x3d): as
+#            Sandy Bridge
+#   knl      Knights Landing (0x57): v3, 2 gp, 3 fixed, 40 bits, fw
+#   icelake  Ice Lake client (0x7e): v5, 8 gp, 3 fixed, fw
+#   sapphirerapids Sapphire Rapids (0x8f): v5, 8 gp, 3 fixed, fw
+#   fam15h   AMD family 15h (Bulldozer): 6 counters, no PerfMonV2
+#   zen1     AMD family 17h (Zen 1 to 3 are alike to 6.1): 6 counters,
+#            no PerfMonV2
+#   zen4     AMD family 19h model 61h: 6 counters with PerfMonV2
+# (Fixed counter 3, the slots of Ice Lake and later, and the hybrid
+# Alder Lake come with the emulation of topdown and of per-vCPU core
+# types; Hygon's family 18h, which 6.1 runs as Zen, with an emulation
+# that takes its vendor for AMD's.)
+PMU_MODELS='core core2 nehalem westmere bonnell silvermont goldmont
+goldmontplus tremont gracemont sandybridge ivybridge haswell broadwell
+knl skylake icelake sapphirerapids fam15h zen1 zen4'
 pmu_cpu() {
+	local i="max,vendor=GenuineIntel,family=6,pmu=on"
+	local a="max,vendor=AuthenticAMD,pmu=on"
+	local v2="xlevel=0x80000022"
+	local old="pmu-perfmon-v2=off"
+	local nofw="pmu-full-width=off"
 	case "$1" in
-	intel) echo "max,vendor=GenuineIntel,family=6,model=48,stepping=1,pmu=on" ;;
-	skylake) echo "max,vendor=GenuineIntel,family=6,model=94,stepping=3,pmu=on" ;;
-	amd) echo "max,vendor=AuthenticAMD,xlevel=0x80000022,pmu=on" ;;
-	zen) echo "max,vendor=AuthenticAMD,family=23,model=1,stepping=1,xlevel=0x80000022,pmu=on" ;;
+	intel) echo "$i,model=48,stepping=1" ;;
+	skylake) echo "$i,model=94,stepping=3" ;;
+	amd) echo "$a,$v2" ;;
+	zen) echo "$a,family=23,model=1,stepping=1,$v2" ;;
 	none) echo "max,pmu=off" ;;
-	*) echo "PMU must be 'intel', 'skylake', 'amd', 'zen' or 'none', not '$1'" >&2; exit 2 ;;
+	core) echo "$i,model=14,stepping=8,pmu-version=1,pmu-gp-counters=2,pmu-width=40,$nofw" ;;
+	core2) echo "$i,model=23,stepping=10,pmu-version=2,pmu-gp-counters=2,pmu-width=40,$nofw" ;;
+	nehalem) echo "$i,model=26,stepping=5,pmu-version=3,$nofw" ;;
+	westmere) echo "$i,model=44,stepping=2,pmu-version=3,$nofw" ;;
+	bonnell) echo "$i,model=28,stepping=10,pmu-version=3,pmu-gp-counters=2,pmu-width=40,$nofw" ;;
+	silvermont) echo "$i,model=55,stepping=8,pmu-version=3,pmu-gp-counters=2,pmu-width=40,$nofw" ;;
+	goldmont) echo "$i,model=92,stepping=9,pmu-version=4" ;;
+	goldmontplus) echo "$i,model=122,stepping=1,pmu-version=4" ;;
+	tremont) echo "$i,model=150,stepping=1,pmu-version=5" ;;
+	gracemont) echo "$i,model=190,stepping=0,pmu-version=5,pmu-gp-counters=6" ;;
+	sandybridge) echo "$i,model=42,stepping=7,pmu-version=3" ;;
+	ivybridge) echo "$i,model=58,stepping=9,pmu-version=3" ;;
+	haswell) echo "$i,model=60,stepping=3,pmu-version=3" ;;
+	broadwell) echo "$i,model=61,stepping=4,pmu-version=3" ;;
+	knl) echo "$i,model=87,stepping=1,pmu-version=3,pmu-gp-counters=2,pmu-width=40" ;;
+	icelake) echo "$i,model=126,stepping=5,pmu-version=5,pmu-gp-counters=8" ;;
+	sapphirerapids) echo "$i,model=143,stepping=8,pmu-version=5,pmu-gp-counters=8" ;;
+	fam15h) echo "$a,family=21,model=1,stepping=2,$old" ;;
+	zen1) echo "$a,family=23,model=1,stepping=1,$old" ;;
+	zen4) echo "$a,family=25,model=97,stepping=2,$v2" ;;
+	*) echo "PMU must be one of intel, skylake, amd, zen, none, $(echo $PMU_MODELS | sed 's/ /, /g'), not '$1'" >&2; exit 2 ;;
 	esac
 }
 
@@ -87,8 +144,12 @@ src_dir() { if [ "$1" = upstream ]; then echo "$BASE"; else echo "$BUILD/src/our
 obj_dir() {
 	if [ "${HARNESS_FUZZ:-0}" = 1 ]; then echo "$BUILD/obj/fuzz-$1"; else echo "$BUILD/obj/$1"; fi
 }
+# HARNESS_DISTRO=1: the kernel built with Debian's configuration
+# (distro.sh boot), its image, tests and logs in build/distro/<kind>.
 out_dir() {
-	if [ "${HARNESS_FUZZ:-0}" = 1 ]; then echo "$BUILD/fuzz/$1"; else echo "$BUILD/$1"; fi
+	if [ "${HARNESS_FUZZ:-0}" = 1 ]; then echo "$BUILD/fuzz/$1"
+	elif [ "${HARNESS_DISTRO:-0}" = 1 ]; then echo "$BUILD/distro/$1"
+	else echo "$BUILD/$1"; fi
 }
 
 log() { printf '>>> %s\n' "$*" >&2; }

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * perf-hw-map: what the kernel's Intel PMU driver programs for each
+ * perf-hw-map: what the kernel's x86 PMU driver programs for each
  * generic event, seen from outside: for every PERF_TYPE_HARDWARE config
  * and every PERF_TYPE_HW_CACHE (cache, op, result), the errno of the
  * open, or the event select it put on a counter (read from the MSRs
@@ -16,7 +16,8 @@
  * Each line reads "MAP <what>: <result>", where a result is an errno
  * name, or "pmc<N>=<event select>" / "fixed<N>=<field>" with the
  * offcore-response MSRs if the event set them, and "fit=<N>".
- * Intel only (the MSR numbers are Intel's architectural ones).
+ * Intel's architectural MSRs, or on AMD the core counters' (four
+ * legacy ones, or six with PerfCtrExtCore).
  */
 #define _GNU_SOURCE
 #include <errno.h>
@@ -36,6 +37,8 @@ typedef unsigned long long u64;
 #define ARRAY_SIZE(a)		(sizeof(a) / sizeof((a)[0]))
 
 #define MSR_EVTSEL0		0x186
+#define MSR_K7_EVNTSEL0		0xc0010000
+#define MSR_F15H_PERF_CTL0	0xc0010200
 #define MSR_FIXED_CTR_CTRL	0x38d
 #define MSR_OFFCORE_RSP_0	0x1a6
 #define MSR_OFFCORE_RSP_1	0x1a7
@@ -45,6 +48,22 @@ typedef unsigned long long u64;
 
 static int msr_fd = -1;
 static int n_gp;
+static int amd;
+
+static void cpuid(unsigned int leaf, unsigned int *eax, unsigned int *ebx,
+		  unsigned int *ecx, unsigned int *edx)
+{
+	asm volatile("cpuid" : "=a"(*eax), "=b"(*ebx), "=c"(*ecx), "=d"(*edx)
+		     : "a"(leaf), "c"(0));
+}
+
+/* The event select of general counter @i. */
+static u32 evtsel_msr(int i)
+{
+	if (!amd)
+		return MSR_EVTSEL0 + i;
+	return n_gp > 4 ? MSR_F15H_PERF_CTL0 + 2 * i : MSR_K7_EVNTSEL0 + i;
+}
 
 static int rdmsr(u32 msr, u64 *val)
 {
@@ -120,12 +139,12 @@ static void show(const char *what, u32 type, u64 config)
 		return;
 	}
 	for (i = 0; i < n_gp; i++) {
-		if (rdmsr(MSR_EVTSEL0 + i, &v) || !(v & EVTSEL_EN))
+		if (rdmsr(evtsel_msr(i), &v) || !(v & EVTSEL_EN))
 			continue;
 		printf(" pmc%d=%#llx", i, (unsigned long long)v);
 		seen++;
 	}
-	if (!rdmsr(MSR_FIXED_CTR_CTRL, &v)) {
+	if (!amd && !rdmsr(MSR_FIXED_CTR_CTRL, &v)) {
 		for (i = 0; i < 16 && v; i++, v >>= 4) {
 			if (v & 0xf) {
 				printf(" fixed%d=%#llx", i,
@@ -134,9 +153,9 @@ static void show(const char *what, u32 type, u64 config)
 			}
 		}
 	}
-	if (!rdmsr(MSR_OFFCORE_RSP_0, &rsp0) && rsp0)
+	if (!amd && !rdmsr(MSR_OFFCORE_RSP_0, &rsp0) && rsp0)
 		printf(" rsp0=%#llx", (unsigned long long)rsp0);
-	if (!rdmsr(MSR_OFFCORE_RSP_1, &rsp1) && rsp1)
+	if (!amd && !rdmsr(MSR_OFFCORE_RSP_1, &rsp1) && rsp1)
 		printf(" rsp1=%#llx", (unsigned long long)rsp1);
 	if (!seen)
 		printf(" nowhere");
@@ -188,13 +207,23 @@ int main(int argc, char **argv)
 		perror("/dev/cpu/0/msr");
 		return 1;
 	}
-	/* CPUID 0xA EAX[15:8]: the general counters. */
+	/*
+	 * Intel: CPUID 0xA EAX[15:8], the general counters.  AMD ("Auth"
+	 * in CPUID 0 EBX): six with PerfCtrExtCore (CPUID 0x80000001 ECX
+	 * bit 23), else four.
+	 */
 	{
 		unsigned int eax, ebx, ecx, edx;
 
-		asm volatile("cpuid" : "=a"(eax), "=b"(ebx), "=c"(ecx),
-			     "=d"(edx) : "a"(0xa), "c"(0));
-		n_gp = (eax >> 8) & 0xff;
+		cpuid(0, &eax, &ebx, &ecx, &edx);
+		amd = ebx == 0x68747541;
+		if (amd) {
+			cpuid(0x80000001, &eax, &ebx, &ecx, &edx);
+			n_gp = ecx & (1u << 23) ? 6 : 4;
+		} else {
+			cpuid(0xa, &eax, &ebx, &ecx, &edx);
+			n_gp = (eax >> 8) & 0xff;
+		}
 		if (n_gp > MAX_GP)
 			n_gp = MAX_GP;
 	}

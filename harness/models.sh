@@ -1,0 +1,68 @@
+#!/bin/bash
+# make models: every family of CPU models that Linux 6.1 tells apart, each
+# an emulated flavour (PMU_MODELS in harness/lib.sh), booted with our
+# kernel and with 6.1's.  On each: the driver's boot line, and
+# perf-hw-map's table of what it programs for every generic and cache
+# event and which raw events it constrains (-r 0).  Then a table:
+# flavour, 6.1's boot line, ours, and how many lines of the two maps
+# differ (the maps: build/models/<kernel>-<flavour>.txt).
+#
+#   harness/models.sh [flavour...]       all of PMU_MODELS by default
+#   MODELS_KERNELS=upstream              one kernel only (default: both)
+#   MODELS_RAW=0                         no raw scan (a minute less a boot)
+#   MODELS_TESTS=1                       also the hardware kselftests of
+#                                        make check on each flavour
+#
+# The exit status is 0 when every flavour's maps are identical and, with
+# MODELS_TESTS=1, every test passed.
+. "$(dirname "$0")/lib.sh"
+. "$ROOT/harness/report.sh"
+flavours=${*:-$PMU_MODELS}
+kernels=${MODELS_KERNELS:-upstream ours}
+out=$BUILD/models
+mkdir -p "$out"
+for f in $flavours; do pmu_cpu "$f" >/dev/null; done
+
+raw="-r 0"
+[ "${MODELS_RAW:-1}" = 0 ] && raw=
+# shellcheck disable=SC2016
+cmd='dmesg | sed -n "s/^\[[^]]*\] Performance Events: /BOOT /p"; '
+cmd="$cmd perf-hw-map $raw"
+for k in $kernels; do
+	"$ROOT/harness/build.sh" "$k" "$cmd"
+	for f in $flavours; do
+		log "the $k kernel on the $f flavour: its map"
+		PMU=$f "$ROOT/harness/boot.sh" "$k" run >"$out/$k-$f.log" 2>&1 || true
+		tr -d '\r' <"$out/$k-$f.log" | grep -E '^(BOOT|MAP) ' >"$out/$k-$f.txt" || true
+	done
+done
+
+if [ "${MODELS_TESTS:-0}" = 1 ]; then
+	for k in $kernels; do
+		HARNESS_TESTS='hw_* perf_stat_hw_test.sh perf_test_hw_test.sh' \
+			"$ROOT/harness/build.sh" "$k"
+		for f in $flavours; do
+			log "the $k kernel on the $f flavour: hardware tests"
+			PMU=$f "$ROOT/harness/boot.sh" "$k" check
+			report "$k" "$k kernel, PMU=$f, hardware tests"
+			keep_logs "$k" "model-$f"
+		done
+	done
+fi
+
+# The table.
+boot_line() { sed -n 's/^BOOT //p' "$out/$1-$2.txt" 2>/dev/null | head -1; }
+differ=0
+printf '%-15s | %-45s | %-45s | %s\n' flavour "6.1" ours "map lines differing"
+for f in $flavours; do
+	n=-
+	if [ -s "$out/upstream-$f.txt" ] && [ -s "$out/ours-$f.txt" ]; then
+		n=$(diff <(grep '^MAP' "$out/upstream-$f.txt") \
+			 <(grep '^MAP' "$out/ours-$f.txt") | grep -c '^[<>]' || true)
+		[ "$n" = 0 ] || differ=1
+	fi
+	printf '%-15s | %-45s | %-45s | %s\n' "$f" "$(boot_line upstream "$f")" \
+		"$(boot_line ours "$f")" "$n"
+done
+[ "${MODELS_TESTS:-0}" = 1 ] && report_total
+[ "$differ" = 0 ] && [ "$status" = 0 ]
