@@ -11,79 +11,20 @@
  * stopped by its own enable bit, and an overflow is seen by the counter
  * no longer being negative.  Counters are 48 bits.
  *
- * Events: the generic map and cache map of the families before 17h
- * (Zen), as Linux 6.1 programs them on such a CPU; other families run
- * with the same tables for now.
+ * Events: the generic map and cache map of the CPU's family, as data
+ * (struct amd_model, model.h): families 17h and later (Zen, and Hygon's
+ * 18h) in zen.c, the families before in k8.c.
  */
 #include <linux/cpufeature.h>
 #include <linux/init.h>
 #include <linux/perf_event.h>
 #include <asm/msr.h>
 
-#include "../pmu.h"
+#include "model.h"
 
 #define AMD_COUNTER_WIDTH	48
 
-/* The generic events: event select (bits 0-7) and unit mask (8-15). */
-static const struct {
-	u8	id;
-	u16	code;
-} amd_generic_events[] = {
-	{ PERF_COUNT_HW_INSTRUCTIONS,		0x00c0 },	/* retired */
-	{ PERF_COUNT_HW_BRANCH_INSTRUCTIONS,	0x00c2 },
-	{ PERF_COUNT_HW_BRANCH_MISSES,		0x00c3 },
-	{ PERF_COUNT_HW_CPU_CYCLES,		0x0076 },	/* not halted */
-	{ PERF_COUNT_HW_CACHE_REFERENCES,	0x077d },	/* L2 requests */
-	{ PERF_COUNT_HW_CACHE_MISSES,		0x077e },	/* L2 misses */
-	{ PERF_COUNT_HW_STALLED_CYCLES_FRONTEND, 0x00d0 },
-	{ PERF_COUNT_HW_STALLED_CYCLES_BACKEND,	0x00d1 },
-};
-
 static u64 amd_event_map[PERF_COUNT_HW_MAX];
-
-#define C(x)	PERF_COUNT_HW_CACHE_##x
-#define NONE	X86_EVENT_INVALID
-
-/*
- * [cache][operation][access, miss]: 0 is an event the CPU does not
- * count (ENOENT), NONE one that cannot exist (EINVAL).
- */
-static const x86_cache_map_t amd_cache_map = {
-	[C(L1D)] = {
-		[C(OP_READ)]		= { 0x0040, 0x0141 },
-		[C(OP_PREFETCH)]	= { 0x0267, 0x0167 },
-	},
-	[C(L1I)] = {
-		[C(OP_READ)]		= { 0x0080, 0x0081 },
-		[C(OP_WRITE)]		= { NONE, NONE },
-		[C(OP_PREFETCH)]	= { 0x014b, 0 },
-	},
-	[C(LL)] = {
-		[C(OP_READ)]		= { 0x037d, 0x037e },
-		[C(OP_WRITE)]		= { 0x017f, 0 },
-	},
-	[C(DTLB)] = {
-		[C(OP_READ)]		= { 0x0040, 0x0746 },
-	},
-	[C(ITLB)] = {
-		[C(OP_READ)]		= { 0x0080, 0x0385 },
-		[C(OP_WRITE)]		= { NONE, NONE },
-		[C(OP_PREFETCH)]	= { NONE, NONE },
-	},
-	[C(BPU)] = {
-		[C(OP_READ)]		= { 0x00c2, 0x00c3 },
-		[C(OP_WRITE)]		= { NONE, NONE },
-		[C(OP_PREFETCH)]	= { NONE, NONE },
-	},
-	[C(NODE)] = {
-		[C(OP_READ)]		= { 0xb8e9, 0x98e9 },
-		[C(OP_WRITE)]		= { NONE, NONE },
-		[C(OP_PREFETCH)]	= { NONE, NONE },
-	},
-};
-
-#undef NONE
-#undef C
 
 /*
  * Whether this CPU has SVM on (EFER.SVME, set by kvm_amd while it runs
@@ -262,6 +203,7 @@ static int __init amd_check_hardware(void)
  */
 int __init amd_pmu_probe(void)
 {
+	const struct amd_model *model;
 	unsigned int i, n = AMD64_NUM_COUNTERS;
 
 	if (boot_cpu_data.x86_vendor != X86_VENDOR_AMD &&
@@ -270,15 +212,16 @@ int __init amd_pmu_probe(void)
 	if (boot_cpu_data.x86 < 6)
 		return -ENODEV;
 
-	x86_pmu.driver = "AMD";
+	x86_pmu.driver = boot_cpu_data.x86_vendor == X86_VENDOR_HYGON ?
+			 "HYGON" : "AMD";
 	x86_pmu.width = AMD_COUNTER_WIDTH;
 	x86_pmu.max_period = GENMASK_ULL(AMD_COUNTER_WIDTH - 2, 0);
 	x86_pmu.raw_mask = AMD64_RAW_EVENT_MASK;
-	for (i = 0; i < ARRAY_SIZE(amd_generic_events); i++)
-		amd_event_map[amd_generic_events[i].id] =
-			amd_generic_events[i].code;
+	model = boot_cpu_data.x86 >= 0x17 ? &amd_zen : &amd_k8;
+	for (i = 0; i < model->n_events; i++)
+		amd_event_map[model->events[i].id] = model->events[i].code;
 	x86_pmu.event_map = amd_event_map;
-	x86_pmu.cache_map = &amd_cache_map;
+	x86_pmu.cache_map = model->cache_map;
 	x86_pmu.format = amd_format;
 	x86_pmu.hw_config = amd_hw_config;
 	x86_pmu.counters_for = amd_counters_for;
@@ -293,7 +236,13 @@ int __init amd_pmu_probe(void)
 	x86_pmu.ack = x86_ack_nothing;
 
 	if (boot_cpu_has(X86_FEATURE_PERFCTR_CORE)) {
-		x86_pmu.name = "core perfctr";
+		/* 6.1 names the families whose tables differ. */
+		if (boot_cpu_data.x86 == 0x15)
+			x86_pmu.name = "Fam15h core perfctr";
+		else if (boot_cpu_data.x86 >= 0x17)
+			x86_pmu.name = "Fam17h+ core perfctr";
+		else
+			x86_pmu.name = "core perfctr";
 		n = AMD64_NUM_COUNTERS_CORE;
 		x86_pmu.evtsel = MSR_F15H_PERF_CTL;
 		x86_pmu.ctr = MSR_F15H_PERF_CTR;

@@ -69,17 +69,75 @@ static const struct intel_event_code intel_arch_events[] = {
 
 static u64 intel_event_map[PERF_COUNT_HW_MAX];
 
-/* The models with a table, by family and model. */
+/*
+ * The models with a table, by family and model: the models Linux 6.1
+ * gives each family of tables (other models run as the generic
+ * architectural PMU, as there).
+ */
+#define MODEL(m, table)	X86_MATCH_INTEL_FAM6_MODEL(m, &intel_##table)
 static const struct x86_cpu_id intel_models[] __initconst = {
-	X86_MATCH_INTEL_FAM6_MODEL(SKYLAKE_L,	&intel_skylake),
-	X86_MATCH_INTEL_FAM6_MODEL(SKYLAKE,	&intel_skylake),
-	X86_MATCH_INTEL_FAM6_MODEL(SKYLAKE_X,	&intel_skylake),
-	X86_MATCH_INTEL_FAM6_MODEL(KABYLAKE_L,	&intel_skylake),
-	X86_MATCH_INTEL_FAM6_MODEL(KABYLAKE,	&intel_skylake),
-	X86_MATCH_INTEL_FAM6_MODEL(COMETLAKE_L,	&intel_skylake),
-	X86_MATCH_INTEL_FAM6_MODEL(COMETLAKE,	&intel_skylake),
+	MODEL(CORE_YONAH,		core),
+	MODEL(CORE2_MEROM,		core2),
+	MODEL(CORE2_MEROM_L,		core2),
+	MODEL(CORE2_PENRYN,		core2),
+	MODEL(CORE2_DUNNINGTON,		core2),
+	MODEL(NEHALEM,			nehalem),
+	MODEL(NEHALEM_EP,		nehalem),
+	MODEL(NEHALEM_EX,		nehalem),
+	MODEL(WESTMERE,			westmere),
+	MODEL(WESTMERE_EP,		westmere),
+	MODEL(WESTMERE_EX,		westmere),
+	MODEL(SANDYBRIDGE,		sandybridge),
+	MODEL(SANDYBRIDGE_X,		sandybridge),
+	MODEL(IVYBRIDGE,		ivybridge),
+	MODEL(IVYBRIDGE_X,		ivybridge),
+	MODEL(HASWELL,			haswell),
+	MODEL(HASWELL_X,		haswell),
+	MODEL(HASWELL_L,		haswell),
+	MODEL(HASWELL_G,		haswell),
+	MODEL(BROADWELL,		broadwell),
+	MODEL(BROADWELL_D,		broadwell),
+	MODEL(BROADWELL_G,		broadwell),
+	MODEL(BROADWELL_X,		broadwell),
+	MODEL(SKYLAKE_L,		skylake),
+	MODEL(SKYLAKE,			skylake),
+	MODEL(SKYLAKE_X,		skylake),
+	MODEL(KABYLAKE_L,		skylake),
+	MODEL(KABYLAKE,			skylake),
+	MODEL(COMETLAKE_L,		skylake),
+	MODEL(COMETLAKE,		skylake),
+	MODEL(ICELAKE_X,		icelake),
+	MODEL(ICELAKE_D,		icelake),
+	MODEL(ICELAKE_L,		icelake),
+	MODEL(ICELAKE,			icelake),
+	MODEL(TIGERLAKE_L,		icelake),
+	MODEL(TIGERLAKE,		icelake),
+	MODEL(ROCKETLAKE,		icelake),
+	MODEL(SAPPHIRERAPIDS_X,		sapphirerapids),
+	MODEL(EMERALDRAPIDS_X,		sapphirerapids),
+	MODEL(XEON_PHI_KNL,		knl),
+	MODEL(XEON_PHI_KNM,		knl),
+	MODEL(ATOM_BONNELL,		bonnell),
+	MODEL(ATOM_BONNELL_MID,		bonnell),
+	MODEL(ATOM_SALTWELL,		bonnell),
+	MODEL(ATOM_SALTWELL_MID,	bonnell),
+	MODEL(ATOM_SALTWELL_TABLET,	bonnell),
+	MODEL(ATOM_SILVERMONT,		silvermont),
+	MODEL(ATOM_SILVERMONT_D,	silvermont),
+	MODEL(ATOM_SILVERMONT_MID,	silvermont),
+	MODEL(ATOM_AIRMONT,		silvermont),
+	MODEL(ATOM_AIRMONT_MID,		silvermont),
+	MODEL(ATOM_GOLDMONT,		goldmont),
+	MODEL(ATOM_GOLDMONT_D,		goldmont),
+	MODEL(ATOM_GOLDMONT_PLUS,	goldmont_plus),
+	MODEL(ATOM_TREMONT_D,		tremont),
+	MODEL(ATOM_TREMONT,		tremont),
+	MODEL(ATOM_TREMONT_L,		tremont),
+	MODEL(ALDERLAKE_N,		gracemont),
 	{}
 };
+
+#undef MODEL
 
 /* This CPU's model table, or NULL for the generic architectural PMU. */
 static const struct intel_model *intel_model __ro_after_init;
@@ -250,7 +308,22 @@ static u32 intel_rdpmc_index(int idx)
 	return idx;
 }
 
-/* The general counters the model lets an event with this config use. */
+/* Whether @config names the event of constraint @c. */
+static bool intel_constraint_match(const struct intel_constraint *c,
+				   u64 config)
+{
+	u8 event = config & ARCH_PERFMON_EVENTSEL_EVENT;
+
+	if (c->last)
+		return event >= (c->code & ARCH_PERFMON_EVENTSEL_EVENT) &&
+		       event <= c->last;
+	return (config & c->match) == c->code;
+}
+
+/*
+ * The counters the model lets an event with this config use: those of
+ * its first constraint that matches, or every general counter.
+ */
 static u64 intel_model_counters(u64 config)
 {
 	const struct intel_constraint *c;
@@ -260,8 +333,8 @@ static u64 intel_model_counters(u64 config)
 		return x86_pmu.gp;
 	for (i = 0; i < intel_model->n_constraints; i++) {
 		c = &intel_model->constraints[i];
-		if ((config & c->match) == c->code)
-			return x86_pmu.gp & c->counters;
+		if (intel_constraint_match(c, config))
+			return c->counters & (x86_pmu.gp | x86_pmu.fixed);
 	}
 	return x86_pmu.gp;
 }
@@ -275,13 +348,15 @@ static u64 intel_counters_for(u64 config)
 
 	for (n = 0; n < ARRAY_SIZE(intel_fixed_events); n++) {
 		if (code != intel_fixed_events[n] ||
-		    (config & INTEL_FIXED_REFUSES) ||
 		    !(x86_pmu.fixed & BIT_ULL(X86_PMC_FIXED + n)))
 			continue;
 		counters |= BIT_ULL(X86_PMC_FIXED + n);
 	}
+	/* A fixed counter takes no qualifier. */
+	if (config & INTEL_FIXED_REFUSES)
+		counters &= ~x86_pmu.fixed;
 	/* Reference cycles are the fixed counter's alone. */
-	if (code == INTEL_REF_CYCLES && !(config & INTEL_FIXED_REFUSES))
+	else if (code == INTEL_REF_CYCLES)
 		counters &= ~x86_pmu.gp;
 	return counters;
 }
@@ -454,6 +529,8 @@ static void __init intel_model_init(void)
 	if (!id)
 		return;
 	intel_model = (const struct intel_model *)id->driver_data;
+	if (intel_model->init)
+		intel_model->init();
 	x86_pmu.name = intel_model->name;
 	x86_pmu.pmu_name = intel_model->pmu_name;
 	x86_pmu.cache_map = intel_model->cache_map;
@@ -528,14 +605,20 @@ int __init intel_pmu_probe(void)
 		x86_pmu.fixed &= GENMASK_ULL(X86_PMC_FIXED +
 					     ARRAY_SIZE(intel_fixed_events) - 1,
 					     X86_PMC_FIXED);
-		x86_pmu.pmu_name = "generic_arch_v2+";
+		x86_pmu.pmu_name = x86_pmu.version >= 5 ? "generic_arch_v5+" :
+							 "generic_arch_v2+";
 		x86_pmu.enable_all = intel_enable_all;
 		x86_pmu.disable_all = intel_disable_all;
 		x86_pmu.status = intel_status;
 		x86_pmu.ack = intel_ack;
 		x86_pmu.guest_msrs = intel_guest_msrs;
 	} else {
-		/* No global control: each counter's enable bit does it all. */
+		/*
+		 * No global control: each counter's enable bit does it all.
+		 * 6.1 names this driver "core".
+		 */
+		x86_pmu.driver = "core";
+		x86_pmu.name = "generic architected perfmon v1";
 		x86_pmu.pmu_name = "generic_arch_v1";
 		x86_pmu.enable_all = x86_enable_each;
 		x86_pmu.disable_all = x86_disable_each;
@@ -552,7 +635,13 @@ int __init intel_pmu_probe(void)
 		intel_event_map[intel_arch_events[i].id] =
 			intel_arch_events[i].code;
 	}
-	intel_event_map[PERF_COUNT_HW_REF_CPU_CYCLES] = INTEL_REF_CYCLES;
+	/*
+	 * Only fixed counter 2 counts reference cycles: without it the
+	 * generic event is not supported (6.1 programs the pseudo-event on
+	 * a general counter there, which counts nothing of the kind).
+	 */
+	if (x86_pmu.fixed & BIT_ULL(X86_PMC_FIXED + 2))
+		intel_event_map[PERF_COUNT_HW_REF_CPU_CYCLES] = INTEL_REF_CYCLES;
 	intel_model_init();
 
 	if (intel_check_hardware())
@@ -563,11 +652,11 @@ int __init intel_pmu_probe(void)
 	if (caps & INTEL_CAP_FULL_WIDTH) {
 		x86_pmu.ctr = MSR_IA32_PMC0;
 		x86_pmu.max_period = GENMASK_ULL(x86_pmu.width - 2, 0);
-		pr_info("Performance Events: %s, full-width counters, %s PMU driver.\n",
-			x86_pmu.name, x86_pmu.driver);
-	} else {
-		pr_info("Performance Events: %s, %s PMU driver.\n",
-			x86_pmu.name, x86_pmu.driver);
 	}
+	pr_info("Performance Events: %s, %s%s%s PMU driver.\n", x86_pmu.name,
+		x86_pmu.version >= 5 && edx.split.anythread_deprecated ?
+		"AnyThread deprecated, " : "",
+		caps & INTEL_CAP_FULL_WIDTH ? "full-width counters, " : "",
+		x86_pmu.driver);
 	return 0;
 }

@@ -25,15 +25,19 @@ struct intel_event_code {
 };
 
 /**
- * struct intel_constraint - an event only some general counters count
+ * struct intel_constraint - an event only some counters count
  * @code: the event select bits that name the event
  * @match: the bits of an event's config compared with @code
- * @counters: the general counters it may use (bit 0: IA32_PMC0)
+ * @last: 0, or the last event select of a range that starts at @code's
+ *	(any unit mask): then @match is not used
+ * @counters: the counters it may use (bit 0: IA32_PMC0; bit
+ *	X86_PMC_FIXED + n: fixed counter n); none refuses it with EINVAL
  */
 struct intel_constraint {
 	u32	code;
 	u32	match;
-	u8	counters;
+	u8	last;
+	u64	counters;
 };
 
 /**
@@ -52,10 +56,26 @@ struct intel_extra_msr {
 #define INTEL_MATCH_UMASK	(ARCH_PERFMON_EVENTSEL_EVENT |		\
 				 ARCH_PERFMON_EVENTSEL_UMASK)
 
+/* Fixed counter n, in struct intel_constraint's counters. */
+#define INTEL_FIXED(n)		BIT_ULL(X86_PMC_FIXED + (n))
+
+/*
+ * Constraints: an event select with any unit mask, an event select and
+ * unit mask, the event selects from @first to @last with any unit mask.
+ */
+#define INTEL_EVENT_ON(code, counters)					\
+	{ (code), INTEL_MATCH_EVENT, 0, (counters) }
+#define INTEL_UMASK_ON(code, counters)					\
+	{ (code), INTEL_MATCH_UMASK, 0, (counters) }
+#define INTEL_RANGE_ON(first, last, counters)				\
+	{ (first), 0, (last), (counters) }
+
 /**
  * struct intel_model - a family of models that share a core PMU
  * @name: for the boot message ("Skylake events")
  * @pmu_name: caps/pmu_name
+ * @init: completes tables made from another model's, or NULL: called
+ *	once at boot (not __init: the table outlives it)
  * @events: generic events that differ from the architectural ones
  * @n_events: how many there are
  * @cache_map: the PERF_TYPE_HW_CACHE events
@@ -71,6 +91,7 @@ struct intel_extra_msr {
 struct intel_model {
 	const char			*name;
 	const char			*pmu_name;
+	void				(*init)(void);
 	const struct intel_event_code	*events;
 	unsigned int			n_events;
 	const x86_cache_map_t		*cache_map;
@@ -82,6 +103,15 @@ struct intel_model {
 	struct attribute		**event_attrs;
 };
 
+extern const struct intel_model intel_core, intel_core2;
+extern const struct intel_model intel_nehalem, intel_westmere;
+extern const struct intel_model intel_sandybridge, intel_ivybridge;
+extern const struct intel_model intel_haswell, intel_broadwell;
 extern const struct intel_model intel_skylake;
+extern const struct intel_model intel_icelake, intel_sapphirerapids;
+extern const struct intel_model intel_knl;
+extern const struct intel_model intel_bonnell, intel_silvermont;
+extern const struct intel_model intel_goldmont, intel_goldmont_plus;
+extern const struct intel_model intel_tremont, intel_gracemont;
 
 #endif /* _ARCH_X86_EVENTS_INTEL_MODEL_H */

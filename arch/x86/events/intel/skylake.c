@@ -78,7 +78,7 @@ static const x86_cache_map_t skl_cache_map = {
 
 /* INST_RETIRED.PREC_DIST counts on IA32_PMC1 only. */
 static const struct intel_constraint skl_constraints[] = {
-	{ 0x01c0, INTEL_MATCH_UMASK, BIT(1) },
+	INTEL_UMASK_ON(0x01c0, BIT(1)),
 };
 
 /*

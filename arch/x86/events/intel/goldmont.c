@@ -1,0 +1,116 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The Goldmont and Goldmont Plus core PMUs (Atom, architectural perfmon
+ * version 4, four general counters and three fixed ones).
+ *
+ * Event codes from Intel's event lists for the Goldmont and Goldmont
+ * Plus microarchitectures, checked against what Linux 6.1 programs for
+ * the same generic events on the emulated models of the harness
+ * (PMU=goldmont, PMU=goldmontplus; harness/models.sh).  No event is kept
+ * to some counters.
+ */
+#include <linux/perf_event.h>
+#include <asm/msr-index.h>
+
+#include "model.h"
+
+#define C(x)	PERF_COUNT_HW_CACHE_##x
+#define NONE	X86_EVENT_INVALID
+
+/* OFFCORE_RESPONSE_0; _1 is umask 2 */
+#define GLM_OFFCORE_RESPONSE	0x01b7
+
+/* [cache][operation][access, miss], as in skylake.c. */
+static const x86_cache_map_t glm_cache_map = {
+	[C(L1D)] = {
+		/* MEM_UOPS_RETIRED.ALL_LOADS, .ALL_STORES */
+		[C(OP_READ)]		= { 0x81d0, 0 },
+		[C(OP_WRITE)]		= { 0x82d0, 0 },
+	},
+	[C(L1I)] = {
+		/* ICACHE.ACCESSES, ICACHE.MISSES */
+		[C(OP_READ)]		= { 0x0380, 0x0280 },
+		[C(OP_WRITE)]		= { NONE, NONE },
+	},
+	[C(LL)] = {
+		[C(OP_READ)]		= { GLM_OFFCORE_RESPONSE,
+					    GLM_OFFCORE_RESPONSE },
+		[C(OP_WRITE)]		= { GLM_OFFCORE_RESPONSE,
+					    GLM_OFFCORE_RESPONSE },
+		[C(OP_PREFETCH)]	= { GLM_OFFCORE_RESPONSE,
+					    GLM_OFFCORE_RESPONSE },
+	},
+	[C(DTLB)] = {
+		[C(OP_READ)]		= { 0x81d0, 0 },
+		[C(OP_WRITE)]		= { 0x82d0, 0 },
+	},
+	[C(ITLB)] = {
+		/* INST_RETIRED.ANY_P, ITLB.MISS */
+		[C(OP_READ)]		= { 0x00c0, 0x0481 },
+		[C(OP_WRITE)]		= { NONE, NONE },
+		[C(OP_PREFETCH)]	= { NONE, NONE },
+	},
+	[C(BPU)] = {
+		/* BR_INST_RETIRED.ALL_BRANCHES, BR_MISP_RETIRED.ALL_BRANCHES */
+		[C(OP_READ)]		= { 0x00c4, 0x00c5 },
+		[C(OP_WRITE)]		= { NONE, NONE },
+		[C(OP_PREFETCH)]	= { NONE, NONE },
+	},
+};
+
+/* Goldmont Plus: no prefetch responses, and DTLB page walks. */
+static const x86_cache_map_t glp_cache_map = {
+	[C(L1D)] = {
+		[C(OP_READ)]		= { 0x81d0, 0 },
+		[C(OP_WRITE)]		= { 0x82d0, 0 },
+	},
+	[C(L1I)] = {
+		[C(OP_READ)]		= { 0x0380, 0x0280 },
+		[C(OP_WRITE)]		= { NONE, NONE },
+	},
+	[C(LL)] = {
+		[C(OP_READ)]		= { GLM_OFFCORE_RESPONSE,
+					    GLM_OFFCORE_RESPONSE },
+		[C(OP_WRITE)]		= { GLM_OFFCORE_RESPONSE,
+					    GLM_OFFCORE_RESPONSE },
+	},
+	[C(DTLB)] = {
+		/* DTLB_LOAD_MISSES and DTLB_STORE_MISSES.WALK_COMPLETED */
+		[C(OP_READ)]		= { 0x81d0, 0x0e08 },
+		[C(OP_WRITE)]		= { 0x82d0, 0x0e49 },
+	},
+	[C(ITLB)] = {
+		[C(OP_READ)]		= { 0x00c0, 0x0481 },
+		[C(OP_WRITE)]		= { NONE, NONE },
+		[C(OP_PREFETCH)]	= { NONE, NONE },
+	},
+	[C(BPU)] = {
+		[C(OP_READ)]		= { 0x00c4, 0x00c5 },
+		[C(OP_WRITE)]		= { NONE, NONE },
+		[C(OP_PREFETCH)]	= { NONE, NONE },
+	},
+};
+
+#undef NONE
+#undef C
+
+static const struct intel_extra_msr glm_extra_msrs[] = {
+	{ GLM_OFFCORE_RESPONSE,	MSR_OFFCORE_RSP_0 },
+	{ 0x02b7,		MSR_OFFCORE_RSP_1 },
+};
+
+const struct intel_model intel_goldmont = {
+	.name		= "Goldmont events",
+	.pmu_name	= "goldmont",
+	.cache_map	= &glm_cache_map,
+	.extra_msrs	= glm_extra_msrs,
+	.n_extra_msrs	= ARRAY_SIZE(glm_extra_msrs),
+};
+
+const struct intel_model intel_goldmont_plus = {
+	.name		= "Goldmont plus events",
+	.pmu_name	= "goldmont_plus",
+	.cache_map	= &glp_cache_map,
+	.extra_msrs	= glm_extra_msrs,
+	.n_extra_msrs	= ARRAY_SIZE(glm_extra_msrs),
+};

@@ -1,0 +1,119 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The Haswell and Broadwell core PMUs (architectural perfmon version 3,
+ * four general counters and three fixed ones, full-width writes).
+ *
+ * Event codes from Intel's event lists for 4th and 5th generation Core
+ * processors, checked against what Linux 6.1 programs for the same
+ * generic events and which raw events it keeps to some counters, on the
+ * emulated models of the harness (PMU=haswell, PMU=broadwell;
+ * harness/models.sh): the two differ only in the events they keep to
+ * some counters.  The last-level cache and node events count offcore
+ * responses (refused as on Skylake, skylake.c).
+ */
+#include <linux/perf_event.h>
+#include <asm/msr-index.h>
+
+#include "model.h"
+
+#define C(x)	PERF_COUNT_HW_CACHE_##x
+#define NONE	X86_EVENT_INVALID
+
+/* OFFCORE_RESPONSE_0 */
+#define HSW_OFFCORE_RESPONSE	0x01b7
+
+/* [cache][operation][access, miss], as in skylake.c. */
+static const x86_cache_map_t hsw_cache_map = {
+	[C(L1D)] = {
+		/*
+		 * MEM_UOPS_RETIRED.ALL_LOADS, L1D.REPLACEMENT;
+		 * MEM_UOPS_RETIRED.ALL_STORES
+		 */
+		[C(OP_READ)]		= { 0x81d0, 0x0151 },
+		[C(OP_WRITE)]		= { 0x82d0, 0 },
+	},
+	[C(L1I)] = {
+		/* ICACHE.MISSES */
+		[C(OP_READ)]		= { 0, 0x0280 },
+		[C(OP_WRITE)]		= { NONE, NONE },
+	},
+	[C(LL)] = {
+		[C(OP_READ)]		= { HSW_OFFCORE_RESPONSE,
+					    HSW_OFFCORE_RESPONSE },
+		[C(OP_WRITE)]		= { HSW_OFFCORE_RESPONSE,
+					    HSW_OFFCORE_RESPONSE },
+	},
+	[C(DTLB)] = {
+		/* DTLB_LOAD_MISSES and DTLB_STORE_MISSES.MISS_CAUSES_A_WALK */
+		[C(OP_READ)]		= { 0x81d0, 0x0108 },
+		[C(OP_WRITE)]		= { 0x82d0, 0x0149 },
+	},
+	[C(ITLB)] = {
+		/* ITLB_MISSES.STLB_HIT, ITLB_MISSES.MISS_CAUSES_A_WALK */
+		[C(OP_READ)]		= { 0x6085, 0x0185 },
+		[C(OP_WRITE)]		= { NONE, NONE },
+		[C(OP_PREFETCH)]	= { NONE, NONE },
+	},
+	[C(BPU)] = {
+		/* BR_INST_RETIRED.ALL_BRANCHES, BR_MISP_RETIRED.ALL_BRANCHES */
+		[C(OP_READ)]		= { 0x00c4, 0x00c5 },
+		[C(OP_WRITE)]		= { NONE, NONE },
+		[C(OP_PREFETCH)]	= { NONE, NONE },
+	},
+	[C(NODE)] = {
+		[C(OP_READ)]		= { HSW_OFFCORE_RESPONSE,
+					    HSW_OFFCORE_RESPONSE },
+		[C(OP_WRITE)]		= { HSW_OFFCORE_RESPONSE,
+					    HSW_OFFCORE_RESPONSE },
+	},
+};
+
+#undef NONE
+#undef C
+
+static const struct intel_constraint hsw_constraints[] = {
+	INTEL_UMASK_ON(0x0148, BIT(2)),	/* L1D_PEND_MISS.PENDING */
+	INTEL_UMASK_ON(0x08a3, BIT(2)),	/* CYCLE_ACTIVITY */
+	INTEL_UMASK_ON(0x0ca3, BIT(2)),
+	INTEL_UMASK_ON(0x01c0, BIT(1)),	/* INST_RETIRED.PREC_DIST */
+	INTEL_EVENT_ON(0x00cd, BIT(3)),	/* MEM_TRANS_RETIRED */
+};
+
+/*
+ * Broadwell: L1D_PEND_MISS.PENDING, and the CYCLE_ACTIVITY events that
+ * count L1D misses pending (unit mask bit 3), on IA32_PMC2.
+ */
+static const struct intel_constraint bdw_constraints[] = {
+	INTEL_UMASK_ON(0x0148, BIT(2)),
+	{ 0x08a3, INTEL_MATCH_EVENT | 0x0800, 0, BIT(2) },
+};
+
+/*
+ * OFFCORE_RESPONSE_0 and _1, and MEM_TRANS_RETIRED.LOAD_LATENCY with
+ * its threshold.
+ */
+static const struct intel_extra_msr hsw_extra_msrs[] = {
+	{ HSW_OFFCORE_RESPONSE,	MSR_OFFCORE_RSP_0 },
+	{ 0x01bb,		MSR_OFFCORE_RSP_1 },
+	{ 0x01cd,		MSR_PEBS_LD_LAT_THRESHOLD },
+};
+
+const struct intel_model intel_haswell = {
+	.name		= "Haswell events",
+	.pmu_name	= "haswell",
+	.cache_map	= &hsw_cache_map,
+	.constraints	= hsw_constraints,
+	.n_constraints	= ARRAY_SIZE(hsw_constraints),
+	.extra_msrs	= hsw_extra_msrs,
+	.n_extra_msrs	= ARRAY_SIZE(hsw_extra_msrs),
+};
+
+const struct intel_model intel_broadwell = {
+	.name		= "Broadwell events",
+	.pmu_name	= "broadwell",
+	.cache_map	= &hsw_cache_map,
+	.constraints	= bdw_constraints,
+	.n_constraints	= ARRAY_SIZE(bdw_constraints),
+	.extra_msrs	= hsw_extra_msrs,
+	.n_extra_msrs	= ARRAY_SIZE(hsw_extra_msrs),
+};

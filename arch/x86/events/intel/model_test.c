@@ -1,0 +1,150 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * KUnit tests of the Intel model tables (model.h): every table is well
+ * formed, so that a typo in one (a constraint that can never match, a
+ * counter no model has, an event select with bits an event select does
+ * not have) is caught on any machine, not only on the model's silicon.
+ * What each table says is checked against 6.1 by harness/models.sh.
+ */
+#include <kunit/test.h>
+#include <linux/perf_event.h>
+
+#include "model.h"
+
+static const struct intel_model * const models[] = {
+	&intel_core, &intel_core2, &intel_nehalem, &intel_westmere,
+	&intel_sandybridge, &intel_ivybridge, &intel_haswell,
+	&intel_broadwell, &intel_skylake, &intel_icelake,
+	&intel_sapphirerapids, &intel_knl, &intel_bonnell, &intel_silvermont,
+	&intel_goldmont, &intel_goldmont_plus, &intel_tremont,
+	&intel_gracemont,
+};
+
+/* Eight general counters and three fixed ones at most, today. */
+#define ANY_COUNTER	(GENMASK_ULL(7, 0) | INTEL_FIXED(0) |		\
+			 INTEL_FIXED(1) | INTEL_FIXED(2))
+
+/* Whether @code is something an event select can hold. */
+static bool is_event_select(u64 code)
+{
+	return code && !(code & ~X86_RAW_EVENT_MASK);
+}
+
+static void model_names(struct kunit *test)
+{
+	int i, j;
+
+	for (i = 0; i < ARRAY_SIZE(models); i++) {
+		KUNIT_EXPECT_NOT_NULL(test, models[i]->name);
+		KUNIT_EXPECT_NOT_NULL(test, models[i]->pmu_name);
+		KUNIT_EXPECT_NOT_NULL(test, models[i]->cache_map);
+		/* caps/pmu_name tells models apart: no two share one. */
+		for (j = 0; j < i; j++)
+			KUNIT_EXPECT_STRNEQ(test, models[i]->pmu_name,
+					    models[j]->pmu_name);
+	}
+}
+
+static void model_events(struct kunit *test)
+{
+	const struct intel_event_code *e;
+	int i, j;
+
+	for (i = 0; i < ARRAY_SIZE(models); i++) {
+		for (j = 0; j < models[i]->n_events; j++) {
+			e = &models[i]->events[j];
+			KUNIT_EXPECT_LT_MSG(test, e->id, PERF_COUNT_HW_MAX,
+					    "%s", models[i]->name);
+			KUNIT_EXPECT_TRUE_MSG(test, is_event_select(e->code),
+					      "%s: %#llx", models[i]->name,
+					      e->code);
+		}
+	}
+}
+
+/* A cache map entry: none (0), refused (X86_EVENT_INVALID), or an event. */
+static bool is_cache_entry(u64 v)
+{
+	return !v || v == X86_EVENT_INVALID || is_event_select(v);
+}
+
+static void model_cache_maps(struct kunit *test)
+{
+	const u64 *entry;
+	int i, k;
+
+	/*
+	 * A table made at boot from another (init) is empty unless this is
+	 * its model: the one it is made from is checked all the same.
+	 * Entry k is [k / 6][k / 2 % 3][k % 2].
+	 */
+	for (i = 0; i < ARRAY_SIZE(models); i++) {
+		entry = &(*models[i]->cache_map)[0][0][0];
+		for (k = 0; k < sizeof(x86_cache_map_t) / sizeof(u64); k++)
+			KUNIT_EXPECT_TRUE_MSG(test, is_cache_entry(entry[k]),
+					      "%s: entry %d", models[i]->name,
+					      k);
+	}
+}
+
+static void model_constraints(struct kunit *test)
+{
+	const struct intel_constraint *k;
+	int i, j;
+
+	for (i = 0; i < ARRAY_SIZE(models); i++) {
+		for (j = 0; j < models[i]->n_constraints; j++) {
+			k = &models[i]->constraints[j];
+			KUNIT_EXPECT_EQ_MSG(test, k->counters & ~ANY_COUNTER,
+					    0, "%s: %#x", models[i]->name,
+					    k->code);
+			if (k->last) {
+				/* A range: event selects only, in order. */
+				KUNIT_EXPECT_LE_MSG(test, k->code,
+						    (u32)k->last, "%s",
+						    models[i]->name);
+				continue;
+			}
+			/* Bits of the code the match ignores never match. */
+			KUNIT_EXPECT_EQ_MSG(test, k->code & ~k->match, 0,
+					    "%s: %#x", models[i]->name,
+					    k->code);
+		}
+	}
+}
+
+static void model_extra_msrs(struct kunit *test)
+{
+	const struct intel_extra_msr *x;
+	int i, j, k;
+
+	for (i = 0; i < ARRAY_SIZE(models); i++) {
+		/* intel/core.c keeps which are present in one long. */
+		KUNIT_EXPECT_LE(test, models[i]->n_extra_msrs, BITS_PER_LONG);
+		for (j = 0; j < models[i]->n_extra_msrs; j++) {
+			x = &models[i]->extra_msrs[j];
+			KUNIT_EXPECT_NE(test, x->msr, 0);
+			KUNIT_EXPECT_TRUE(test, is_event_select(x->code));
+			for (k = 0; k < j; k++)
+				KUNIT_EXPECT_NE_MSG(test, x->code,
+						    models[i]->extra_msrs[k].code,
+						    "%s", models[i]->name);
+		}
+	}
+}
+
+static struct kunit_case intel_model_cases[] = {
+	KUNIT_CASE(model_names),
+	KUNIT_CASE(model_events),
+	KUNIT_CASE(model_cache_maps),
+	KUNIT_CASE(model_constraints),
+	KUNIT_CASE(model_extra_msrs),
+	{}
+};
+
+static struct kunit_suite intel_model_suite = {
+	.name = "perf_x86_intel_models",
+	.test_cases = intel_model_cases,
+};
+
+kunit_test_suites(&intel_model_suite);

@@ -1,0 +1,169 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The Nehalem and Westmere core PMUs (architectural perfmon version 3,
+ * four general counters and three fixed ones).
+ *
+ * Event codes from the Intel SDM vol. 3B, "Performance Monitoring Events
+ * for Processors Based on Intel Microarchitecture Code Name Nehalem" and
+ * "... Westmere", checked against what Linux 6.1 programs for the same
+ * generic events and which raw events it keeps to some counters, on the
+ * emulated models of the harness (PMU=nehalem, PMU=westmere;
+ * harness/models.sh).
+ *
+ * The last-level cache and node events count offcore responses, whose
+ * kind is in MSR_OFFCORE_RSP_0: refused as on Skylake (skylake.c).
+ */
+#include <linux/perf_event.h>
+#include <linux/string.h>
+#include <asm/msr-index.h>
+
+#include "model.h"
+
+#define C(x)	PERF_COUNT_HW_CACHE_##x
+#define NONE	X86_EVENT_INVALID
+
+/* OFFCORE_RESPONSE_0 */
+#define NHM_OFFCORE_RESPONSE	0x01b7
+
+/*
+ * Stalls: cycles in which no micro-op is issued (UOPS_ISSUED.ANY,
+ * inverted, counter mask 1), and in which none is executed on any port
+ * (UOPS_EXECUTED, all ports, the same).
+ */
+#define NHM_STALL(code)	((code) | ARCH_PERFMON_EVENTSEL_INV |		\
+			 (1ULL << 24))
+
+static const struct intel_event_code nhm_events[] = {
+	{ PERF_COUNT_HW_STALLED_CYCLES_FRONTEND,	NHM_STALL(0x010e) },
+	{ PERF_COUNT_HW_STALLED_CYCLES_BACKEND,		NHM_STALL(0x3fb1) },
+};
+
+/*
+ * [cache][operation][access, miss], as in skylake.c; Westmere's differs
+ * in its TLB entries only, and is made from it at boot.
+ */
+static const x86_cache_map_t nhm_cache_map = {
+	[C(L1D)] = {
+		/* MEM_INST_RETIRED.LOADS, L1D.REPL */
+		[C(OP_READ)]		= { 0x010b, 0x0151 },
+		/* MEM_INST_RETIRED.STORES, L1D.M_REPL */
+		[C(OP_WRITE)]		= { 0x020b, 0x0251 },
+		/* L1D_PREFETCH.REQUESTS, .MISS */
+		[C(OP_PREFETCH)]	= { 0x014e, 0x024e },
+	},
+	[C(L1I)] = {
+		/* L1I.READS, L1I.MISSES */
+		[C(OP_READ)]		= { 0x0380, 0x0280 },
+		[C(OP_WRITE)]		= { NONE, NONE },
+	},
+	[C(LL)] = {
+		[C(OP_READ)]		= { NHM_OFFCORE_RESPONSE,
+					    NHM_OFFCORE_RESPONSE },
+		[C(OP_WRITE)]		= { NHM_OFFCORE_RESPONSE,
+					    NHM_OFFCORE_RESPONSE },
+		[C(OP_PREFETCH)]	= { NHM_OFFCORE_RESPONSE,
+					    NHM_OFFCORE_RESPONSE },
+	},
+	[C(DTLB)] = {
+		/* L1D_CACHE_LD.MESI, DTLB_LOAD_MISSES.ANY */
+		[C(OP_READ)]		= { 0x0f40, 0x0108 },
+		/* L1D_CACHE_ST.MESI, MEM_STORE_RETIRED.DTLB_MISS */
+		[C(OP_WRITE)]		= { 0x0f41, 0x010c },
+	},
+	[C(ITLB)] = {
+		/* INST_RETIRED.ANY_P, ITLB_MISS_RETIRED */
+		[C(OP_READ)]		= { 0x01c0, 0x20c8 },
+		[C(OP_WRITE)]		= { NONE, NONE },
+		[C(OP_PREFETCH)]	= { NONE, NONE },
+	},
+	[C(BPU)] = {
+		/* BR_INST_RETIRED.ALL_BRANCHES, BPU_CLEARS.ANY */
+		[C(OP_READ)]		= { 0x00c4, 0x03e8 },
+		[C(OP_WRITE)]		= { NONE, NONE },
+		[C(OP_PREFETCH)]	= { NONE, NONE },
+	},
+	[C(NODE)] = {
+		[C(OP_READ)]		= { NHM_OFFCORE_RESPONSE,
+					    NHM_OFFCORE_RESPONSE },
+		[C(OP_WRITE)]		= { NHM_OFFCORE_RESPONSE,
+					    NHM_OFFCORE_RESPONSE },
+		[C(OP_PREFETCH)]	= { NHM_OFFCORE_RESPONSE,
+					    NHM_OFFCORE_RESPONSE },
+	},
+};
+
+static x86_cache_map_t wsm_cache_map __ro_after_init;
+
+/*
+ * Westmere: the DTLB accesses are MEM_INST_RETIRED.LOADS and .STORES,
+ * the ITLB misses ITLB_MISSES.ANY.
+ */
+static void wsm_init(void)
+{
+	memcpy(wsm_cache_map, nhm_cache_map, sizeof(wsm_cache_map));
+	wsm_cache_map[C(DTLB)][C(OP_READ)][C(RESULT_ACCESS)] = 0x010b;
+	wsm_cache_map[C(DTLB)][C(OP_WRITE)][C(RESULT_ACCESS)] = 0x020b;
+	wsm_cache_map[C(ITLB)][C(OP_READ)][C(RESULT_MISS)] = 0x0185;
+}
+
+#undef NONE
+#undef C
+
+/* The L1D events count on IA32_PMC0 and IA32_PMC1 only. */
+static const struct intel_constraint nhm_constraints[] = {
+	INTEL_EVENT_ON(0x0040, 0x3),	/* L1D_CACHE_LD */
+	INTEL_EVENT_ON(0x0041, 0x3),	/* L1D_CACHE_ST */
+	INTEL_EVENT_ON(0x0042, 0x3),	/* L1D_CACHE_LOCK */
+	INTEL_EVENT_ON(0x0043, 0x3),	/* L1D_ALL_REF */
+	INTEL_EVENT_ON(0x0048, 0x3),	/* L1D_PEND_MISS */
+	INTEL_EVENT_ON(0x004e, 0x3),	/* L1D_PREFETCH */
+	INTEL_EVENT_ON(0x0051, 0x3),	/* L1D */
+	INTEL_EVENT_ON(0x0063, 0x3),	/* CACHE_LOCK_CYCLES */
+};
+
+static const struct intel_constraint wsm_constraints[] = {
+	INTEL_EVENT_ON(0x0051, 0x3),	/* L1D */
+	INTEL_EVENT_ON(0x0060, BIT(0)),	/* OFFCORE_REQUESTS_OUTSTANDING */
+	INTEL_EVENT_ON(0x0063, 0x3),	/* CACHE_LOCK_CYCLES */
+	INTEL_EVENT_ON(0x00b3, BIT(0)),	/* SNOOPQ_REQUESTS_OUTSTANDING */
+};
+
+/*
+ * OFFCORE_RESPONSE_0 (Westmere: and _1), and
+ * MEM_INST_RETIRED.LATENCY_ABOVE_THRESHOLD.
+ */
+static const struct intel_extra_msr nhm_extra_msrs[] = {
+	{ NHM_OFFCORE_RESPONSE,	MSR_OFFCORE_RSP_0 },
+	{ 0x100b,		MSR_PEBS_LD_LAT_THRESHOLD },
+};
+
+static const struct intel_extra_msr wsm_extra_msrs[] = {
+	{ NHM_OFFCORE_RESPONSE,	MSR_OFFCORE_RSP_0 },
+	{ 0x01bb,		MSR_OFFCORE_RSP_1 },
+	{ 0x100b,		MSR_PEBS_LD_LAT_THRESHOLD },
+};
+
+const struct intel_model intel_nehalem = {
+	.name		= "Nehalem events",
+	.pmu_name	= "nehalem",
+	.events		= nhm_events,
+	.n_events	= ARRAY_SIZE(nhm_events),
+	.cache_map	= &nhm_cache_map,
+	.constraints	= nhm_constraints,
+	.n_constraints	= ARRAY_SIZE(nhm_constraints),
+	.extra_msrs	= nhm_extra_msrs,
+	.n_extra_msrs	= ARRAY_SIZE(nhm_extra_msrs),
+};
+
+const struct intel_model intel_westmere = {
+	.name		= "Westmere events",
+	.pmu_name	= "westmere",
+	.init		= wsm_init,
+	.events		= nhm_events,
+	.n_events	= ARRAY_SIZE(nhm_events),
+	.cache_map	= &wsm_cache_map,
+	.constraints	= wsm_constraints,
+	.n_constraints	= ARRAY_SIZE(wsm_constraints),
+	.extra_msrs	= wsm_extra_msrs,
+	.n_extra_msrs	= ARRAY_SIZE(wsm_extra_msrs),
+};

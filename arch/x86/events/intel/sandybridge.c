@@ -1,0 +1,158 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The Sandy Bridge and Ivy Bridge core PMUs (architectural perfmon
+ * version 3, four general counters and three fixed ones, full-width
+ * writes).
+ *
+ * Event codes from the Intel SDM vol. 3B, "Performance Monitoring Events
+ * for 2nd and 3rd Generation Intel Core Processors", checked against
+ * what Linux 6.1 programs for the same generic events and which raw
+ * events it keeps to some counters, on the emulated models of the
+ * harness (PMU=sandybridge, PMU=ivybridge; harness/models.sh).
+ *
+ * The last-level cache events count offcore responses (refused as on
+ * Skylake, skylake.c); 6.1 has no node events here, nor last-level
+ * misses.
+ */
+#include <linux/perf_event.h>
+#include <linux/string.h>
+#include <asm/msr-index.h>
+
+#include "model.h"
+
+#define C(x)	PERF_COUNT_HW_CACHE_##x
+#define NONE	X86_EVENT_INVALID
+
+/* OFFCORE_RESPONSE_0 */
+#define SNB_OFFCORE_RESPONSE	0x01b7
+
+/* Cycles in which the event does not happen at all. */
+#define SNB_STALL(code)	((code) | ARCH_PERFMON_EVENTSEL_INV |		\
+			 (1ULL << 24))
+
+/*
+ * Stalls: no micro-op issued (UOPS_ISSUED.ANY), none dispatched
+ * (UOPS_DISPATCHED.THREAD; Ivy Bridge has no such event in 6.1).
+ */
+static const struct intel_event_code snb_events[] = {
+	{ PERF_COUNT_HW_STALLED_CYCLES_FRONTEND,	SNB_STALL(0x010e) },
+	{ PERF_COUNT_HW_STALLED_CYCLES_BACKEND,		SNB_STALL(0x01b1) },
+};
+
+static const struct intel_event_code ivb_events[] = {
+	{ PERF_COUNT_HW_STALLED_CYCLES_FRONTEND,	SNB_STALL(0x010e) },
+};
+
+/*
+ * [cache][operation][access, miss], as in skylake.c; Ivy Bridge differs
+ * only in its DTLB load misses, so the two share all but that entry.
+ */
+static const x86_cache_map_t snb_cache_map = {
+	[C(L1D)] = {
+		/*
+		 * MEM_UOPS_RETIRED, all loads and all stores;
+		 * L1D.REPLACEMENT, L1D.ALL_M_REPLACEMENT
+		 */
+		[C(OP_READ)]		= { 0xf1d0, 0x0151 },
+		[C(OP_WRITE)]		= { 0xf2d0, 0x0851 },
+		/* HW_PRE_REQ.DL1_MISS */
+		[C(OP_PREFETCH)]	= { 0, 0x024e },
+	},
+	[C(L1I)] = {
+		/* ICACHE.MISSES */
+		[C(OP_READ)]		= { 0, 0x0280 },
+		[C(OP_WRITE)]		= { NONE, NONE },
+	},
+	[C(LL)] = {
+		[C(OP_READ)]		= { SNB_OFFCORE_RESPONSE, NONE },
+		[C(OP_WRITE)]		= { SNB_OFFCORE_RESPONSE, NONE },
+		[C(OP_PREFETCH)]	= { SNB_OFFCORE_RESPONSE, NONE },
+	},
+	[C(DTLB)] = {
+		/*
+		 * MEM_UOPS_RETIRED.ALL_LOADS and .ALL_STORES;
+		 * DTLB_LOAD_MISSES and DTLB_STORE_MISSES.MISS_CAUSES_A_WALK
+		 */
+		[C(OP_READ)]		= { 0x81d0, 0x0108 },
+		[C(OP_WRITE)]		= { 0x82d0, 0x0149 },
+	},
+	[C(ITLB)] = {
+		/* ITLB_MISSES.STLB_HIT, ITLB_MISSES.MISS_CAUSES_A_WALK */
+		[C(OP_READ)]		= { 0x1085, 0x0185 },
+		[C(OP_WRITE)]		= { NONE, NONE },
+		[C(OP_PREFETCH)]	= { NONE, NONE },
+	},
+	[C(BPU)] = {
+		/* BR_INST_RETIRED.ALL_BRANCHES, BR_MISP_RETIRED.ALL_BRANCHES */
+		[C(OP_READ)]		= { 0x00c4, 0x00c5 },
+		[C(OP_WRITE)]		= { NONE, NONE },
+		[C(OP_PREFETCH)]	= { NONE, NONE },
+	},
+	[C(NODE)] = {
+		[C(OP_READ)]		= { NONE, NONE },
+		[C(OP_WRITE)]		= { NONE, NONE },
+		[C(OP_PREFETCH)]	= { NONE, NONE },
+	},
+};
+
+static x86_cache_map_t ivb_cache_map __ro_after_init;
+
+/* Ivy Bridge: DTLB_LOAD_MISSES.DEMAND_LD_MISS_CAUSES_A_WALK. */
+static void ivb_init(void)
+{
+	memcpy(ivb_cache_map, snb_cache_map, sizeof(ivb_cache_map));
+	ivb_cache_map[C(DTLB)][C(OP_READ)][C(RESULT_MISS)] = 0x8108;
+}
+
+#undef NONE
+#undef C
+
+static const struct intel_constraint snb_constraints[] = {
+	INTEL_EVENT_ON(0x0048, BIT(2)),	/* L1D_PEND_MISS */
+	INTEL_UMASK_ON(0x02a3, BIT(2)),	/* CYCLE_ACTIVITY */
+	INTEL_UMASK_ON(0x06a3, BIT(2)),
+	INTEL_UMASK_ON(0x01c0, BIT(1)),	/* INST_RETIRED.PREC_DIST */
+	INTEL_EVENT_ON(0x00cd, BIT(3)),	/* MEM_TRANS_RETIRED */
+};
+
+static const struct intel_constraint ivb_constraints[] = {
+	INTEL_UMASK_ON(0x0148, BIT(2)),	/* L1D_PEND_MISS.PENDING */
+	INTEL_UMASK_ON(0x08a3, BIT(2)),	/* CYCLE_ACTIVITY */
+	INTEL_UMASK_ON(0x0ca3, BIT(2)),
+	INTEL_UMASK_ON(0x01c0, BIT(1)),	/* INST_RETIRED.PREC_DIST */
+};
+
+/*
+ * OFFCORE_RESPONSE_0 and _1, and MEM_TRANS_RETIRED.LOAD_LATENCY with
+ * its threshold.
+ */
+static const struct intel_extra_msr snb_extra_msrs[] = {
+	{ SNB_OFFCORE_RESPONSE,	MSR_OFFCORE_RSP_0 },
+	{ 0x01bb,		MSR_OFFCORE_RSP_1 },
+	{ 0x01cd,		MSR_PEBS_LD_LAT_THRESHOLD },
+};
+
+const struct intel_model intel_sandybridge = {
+	.name		= "SandyBridge events",
+	.pmu_name	= "sandybridge",
+	.events		= snb_events,
+	.n_events	= ARRAY_SIZE(snb_events),
+	.cache_map	= &snb_cache_map,
+	.constraints	= snb_constraints,
+	.n_constraints	= ARRAY_SIZE(snb_constraints),
+	.extra_msrs	= snb_extra_msrs,
+	.n_extra_msrs	= ARRAY_SIZE(snb_extra_msrs),
+};
+
+const struct intel_model intel_ivybridge = {
+	.name		= "IvyBridge events",
+	.pmu_name	= "ivybridge",
+	.init		= ivb_init,
+	.events		= ivb_events,
+	.n_events	= ARRAY_SIZE(ivb_events),
+	.cache_map	= &ivb_cache_map,
+	.constraints	= ivb_constraints,
+	.n_constraints	= ARRAY_SIZE(ivb_constraints),
+	.extra_msrs	= snb_extra_msrs,
+	.n_extra_msrs	= ARRAY_SIZE(snb_extra_msrs),
+};

@@ -1,0 +1,89 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The Tremont and Gracemont core PMUs (Atom, architectural perfmon
+ * version 5; Tremont has four general counters, Gracemont, the E-core
+ * of Alder Lake and the Alder Lake-N parts, six; both three fixed).
+ *
+ * Event codes from Intel's event lists for the two microarchitectures,
+ * checked against what Linux 6.1 programs for the same generic events
+ * on the emulated models of the harness (PMU=tremont, PMU=gracemont;
+ * harness/models.sh).  No event is kept to some counters.
+ */
+#include <linux/perf_event.h>
+#include <asm/msr-index.h>
+
+#include "model.h"
+
+#define C(x)	PERF_COUNT_HW_CACHE_##x
+#define NONE	X86_EVENT_INVALID
+
+/* OFFCORE_RESPONSE_0; _1 is umask 2 */
+#define TNT_OFFCORE_RESPONSE	0x01b7
+
+/* [cache][operation][access, miss], as in skylake.c. */
+static const x86_cache_map_t tnt_cache_map = {
+	[C(L1D)] = {
+		/* MEM_UOPS_RETIRED.ALL_LOADS, .ALL_STORES */
+		[C(OP_READ)]		= { 0x81d0, 0 },
+		[C(OP_WRITE)]		= { 0x82d0, 0 },
+	},
+	[C(L1I)] = {
+		/* ICACHE.ACCESSES, ICACHE.MISSES */
+		[C(OP_READ)]		= { 0x0380, 0x0280 },
+		[C(OP_WRITE)]		= { NONE, NONE },
+	},
+	[C(LL)] = {
+		[C(OP_READ)]		= { TNT_OFFCORE_RESPONSE,
+					    TNT_OFFCORE_RESPONSE },
+		[C(OP_WRITE)]		= { TNT_OFFCORE_RESPONSE,
+					    TNT_OFFCORE_RESPONSE },
+	},
+	[C(DTLB)] = {
+		/* DTLB_LOAD_MISSES and DTLB_STORE_MISSES.WALK_COMPLETED */
+		[C(OP_READ)]		= { 0x81d0, 0x0e08 },
+		[C(OP_WRITE)]		= { 0x82d0, 0x0e49 },
+	},
+	[C(ITLB)] = {
+		/* ITLB.MISS */
+		[C(OP_READ)]		= { NONE, 0x0481 },
+		[C(OP_WRITE)]		= { NONE, NONE },
+		[C(OP_PREFETCH)]	= { NONE, NONE },
+	},
+	[C(BPU)] = {
+		/* BR_INST_RETIRED.ALL_BRANCHES, BR_MISP_RETIRED.ALL_BRANCHES */
+		[C(OP_READ)]		= { 0x00c4, 0x00c5 },
+		[C(OP_WRITE)]		= { NONE, NONE },
+		[C(OP_PREFETCH)]	= { NONE, NONE },
+	},
+};
+
+#undef NONE
+#undef C
+
+static const struct intel_extra_msr tnt_extra_msrs[] = {
+	{ TNT_OFFCORE_RESPONSE,	MSR_OFFCORE_RSP_0 },
+	{ 0x02b7,		MSR_OFFCORE_RSP_1 },
+};
+
+/* Gracemont adds MEM_UOPS_RETIRED.LOAD_LATENCY. */
+static const struct intel_extra_msr grt_extra_msrs[] = {
+	{ TNT_OFFCORE_RESPONSE,	MSR_OFFCORE_RSP_0 },
+	{ 0x02b7,		MSR_OFFCORE_RSP_1 },
+	{ 0x05d0,		MSR_PEBS_LD_LAT_THRESHOLD },
+};
+
+const struct intel_model intel_tremont = {
+	.name		= "Tremont events",
+	.pmu_name	= "Tremont",
+	.cache_map	= &tnt_cache_map,
+	.extra_msrs	= tnt_extra_msrs,
+	.n_extra_msrs	= ARRAY_SIZE(tnt_extra_msrs),
+};
+
+const struct intel_model intel_gracemont = {
+	.name		= "Gracemont events",
+	.pmu_name	= "gracemont",
+	.cache_map	= &tnt_cache_map,
+	.extra_msrs	= grt_extra_msrs,
+	.n_extra_msrs	= ARRAY_SIZE(grt_extra_msrs),
+};
