@@ -10,6 +10,9 @@
 #   distro.sh build [ours|upstream]    make distro: bzImage and every
 #       module, ccache'd; modpost must find every symbol, and our files
 #       build without a warning at W=1.  Hours cold on two cores.
+#   distro.sh boot [ours|upstream]     make distro-check: the same build,
+#       booted in the test guest on every PMU flavour (DISTRO_PMUS), with
+#       KUnit and the kselftests as make check runs them.
 #   distro.sh config [ours|upstream]   only the .config; lists the
 #       options of Debian's that it lost.
 #   distro.sh scan upstream            the list distro-callers.txt keeps
@@ -27,11 +30,13 @@
 # fetched from Debian's archive, with olddefconfig.  Three changes,
 # none of them near perf: no signing certificates of Debian's (the
 # files are not in the source package), and no debug info or BTF (they
-# double the build time and change nothing perf's callers see).
+# double the build time and change nothing perf's callers see).  With
+# Debian's configuration, test code besides (configure() says which),
+# so that the same build boots in the test guest.
 # Kconfig symbols only 6.1's perf defines disappear in ours (olddefconfig
 # drops them); "config" lists them.
 . "$(dirname "$0")/lib.sh"
-what=${1:?usage: distro.sh callers|build|config|scan|symbols [ours|upstream] [debian|defconfig|allmodconfig|randconfig:SEED]}
+what=${1:?usage: distro.sh callers|build|boot|config|scan|symbols [ours|upstream] [debian|defconfig|allmodconfig|randconfig:SEED]}
 kind=${2:-ours}
 flavour=${3:-debian}
 kernel_check_name "$kind"
@@ -74,7 +79,7 @@ debian_config() {
 }
 
 configure() {
-	local cfg= sum
+	local cfg='' sum
 	[ "$flavour" = debian ] && cfg=$(debian_config)
 	mkdir -p "$obj"
 	# Configured again when Debian's file or the changes below change.
@@ -94,6 +99,13 @@ configure() {
 		-d DEBUG_INFO_BTF -d DEBUG_INFO_DWARF5 -d DEBUG_INFO_DWARF4 \
 		-d DEBUG_INFO_DWARF_TOOLCHAIN_DEFAULT -e DEBUG_INFO_NONE \
 		-d WERROR
+	# Debian's own configuration also boots in the test guest (distro.sh
+	# boot): KUnit with our suites and test PMU built in, and the
+	# test_lockup module watchdog_hld_test.sh loads.  Only test code:
+	# nothing else in the kernel changes with them.
+	[ "$flavour" = debian ] && "$src/scripts/config" --file "$obj/.config" \
+		-e KUNIT -d KUNIT_ALL_TESTS -e PERF_EVENTS_KUNIT_TEST \
+		-e PERF_EVENTS_TEST_PMU -m TEST_LOCKUP
 	mk olddefconfig >/dev/null
 	echo "$sum" >"$obj/.config-debian"
 }
@@ -176,6 +188,42 @@ build() {
 	echo "distro: OK: $kind with the $flavour configuration: bzImage and $(find "$obj" -name '*.ko' | wc -l) modules, no undefined symbol ($((SECONDS - start)) s)"
 }
 
+# The modules the tests load (kvm_* and watchdog_hld_test.sh), with what
+# they depend on under Debian's configuration.
+DISTRO_MODULES="irqbypass kvm kvm-amd kvm-intel test_lockup"
+
+# Boot the kernel built with Debian's configuration in the test guest,
+# with the initramfs of make check, on each PMU flavour of
+# $DISTRO_PMUS (all of them by default): KUnit and every kselftest.
+# Logs: build/distro/<kind>/console-<flavour>.log, results-<flavour>.log.
+boot() {
+	local out f m
+	[ "$flavour" = debian ] ||
+		{ echo "distro.sh boot: Debian's configuration only" >&2; exit 2; }
+	build
+	export HARNESS_DISTRO=1
+	out=$(out_dir "$kind")
+	mkdir -p "$out/modules"
+	cp "$obj/arch/x86/boot/bzImage" "$out/bzImage"
+	rm -f "$out"/modules/*.ko
+	for m in $DISTRO_MODULES; do
+		find "$obj" -name "$m.ko" -exec cp {} "$out/modules/" \;
+	done
+	mk headers_install INSTALL_HDR_PATH="$out/hdr" >/dev/null
+	"$ROOT/harness/qemu.sh"
+	"$ROOT/harness/selftests.sh" "$kind"
+	"$ROOT/harness/initramfs.sh" "$kind"
+	. "$ROOT/harness/report.sh"
+	for f in ${DISTRO_PMUS:-intel skylake amd zen none}; do
+		log "booting $kind with Debian's configuration (PMU=$f)"
+		PMU=$f "$ROOT/harness/boot.sh" "$kind" check
+		report "$kind" "$kind kernel, Debian's configuration, PMU=$f"
+		keep_logs "$kind" "$f"
+	done
+	report_total
+	exit "$status"
+}
+
 # The objects outside perf whose source names perf's interfaces, and that
 # compile on the reference tree with Debian's configuration: the list
 # harness/distro-callers.txt keeps (run on "upstream", then review).
@@ -227,6 +275,7 @@ case "$what" in
 config) configure; dropped ;;
 callers) callers ;;
 build) build ;;
+boot) boot ;;
 scan) scan ;;
 symbols) symbols ;;
 *) echo "distro.sh: unknown command '$what'" >&2; exit 2 ;;
