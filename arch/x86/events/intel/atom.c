@@ -108,10 +108,37 @@ static const struct intel_extra_msr slm_extra_msrs[] = {
 	{ 0x02b7,		MSR_OFFCORE_RSP_1 },
 };
 
+/*
+ * The top-down method on Silvermont: two issue slots a cycle; slots
+ * issued and retired both count UOPS_RETIRED.ALL, the front end's empty
+ * slots NO_ALLOC_CYCLES.NOT_DELIVERED (two a cycle).
+ */
+X86_EVENT_STR_ATTR(slm_td_total, "topdown-total-slots", "event=0x3c");
+X86_EVENT_STR_ATTR(slm_td_total_scale, "topdown-total-slots.scale", "2");
+X86_EVENT_STR_ATTR(slm_td_issued, "topdown-slots-issued",
+		   "event=0xc2,umask=0x10");
+X86_EVENT_STR_ATTR(slm_td_retired, "topdown-slots-retired",
+		   "event=0xc2,umask=0x10");
+X86_EVENT_STR_ATTR(slm_td_fetch, "topdown-fetch-bubbles",
+		   "event=0xca,umask=0x50");
+X86_EVENT_STR_ATTR(slm_td_fetch_scale, "topdown-fetch-bubbles.scale", "2");
+
+static struct attribute *slm_event_attrs[] = {
+	&slm_td_total.attr.attr,
+	&slm_td_total_scale.attr.attr,
+	&slm_td_issued.attr.attr,
+	&slm_td_retired.attr.attr,
+	&slm_td_fetch.attr.attr,
+	&slm_td_fetch_scale.attr.attr,
+	NULL,
+};
+
 const struct intel_model intel_silvermont = {
 	.name		= "Silvermont events",
 	.pmu_name	= "silvermont",
 	.cache_map	= &slm_cache_map,
 	.extra_msrs	= slm_extra_msrs,
 	.n_extra_msrs	= ARRAY_SIZE(slm_extra_msrs),
+	.format_attrs	= intel_offcore_format,
+	.event_attrs	= slm_event_attrs,
 };

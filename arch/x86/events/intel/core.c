@@ -471,6 +471,33 @@ static struct attribute *intel_format[] = {
 };
 
 /*
+ * The fields of the extra registers, for the models that have them
+ * (model.h): the offcore-response MSRs, the load-latency threshold and
+ * the front-end event selection.
+ */
+X86_FORMAT_ATTR(intel_offcore_rsp, offcore_rsp, "config1:0-63");
+X86_FORMAT_ATTR(intel_ldlat, ldlat, "config1:0-15");
+X86_FORMAT_ATTR(intel_frontend, frontend, "config1:0-23");
+
+struct attribute *intel_offcore_format[] = {
+	&intel_offcore_rsp.attr.attr,
+	NULL,
+};
+
+struct attribute *intel_ldlat_format[] = {
+	&intel_offcore_rsp.attr.attr,
+	&intel_ldlat.attr.attr,
+	NULL,
+};
+
+struct attribute *intel_frontend_format[] = {
+	&intel_offcore_rsp.attr.attr,
+	&intel_ldlat.attr.attr,
+	&intel_frontend.attr.attr,
+	NULL,
+};
+
+/*
  * Whether the counters are really there: a hypervisor may advertise
  * them and fault on the MSRs, or drop the writes.  A counter the BIOS
  * left running is worth a warning, not a refusal.
@@ -618,6 +645,7 @@ int __init intel_pmu_probe(void)
 		 * 6.1 names this driver "core".
 		 */
 		x86_pmu.driver = "core";
+		intel_freeze_on_smi = false;
 		x86_pmu.name = "generic architected perfmon v1";
 		x86_pmu.pmu_name = "generic_arch_v1";
 		x86_pmu.enable_all = x86_enable_each;

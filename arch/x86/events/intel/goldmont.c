@@ -99,12 +99,49 @@ static const struct intel_extra_msr glm_extra_msrs[] = {
 	{ 0x02b7,		MSR_OFFCORE_RSP_1 },
 };
 
+/*
+ * The top-down method on Goldmont: three issue slots a cycle (Goldmont
+ * Plus: four); UOPS_ISSUED.ANY, UOPS_RETIRED.ANY, the front end's
+ * empty slots (event 0x9c) and the slots lost recovering
+ * (ISSUE_SLOTS_NOT_CONSUMED.RECOVERY).
+ */
+X86_EVENT_STR_ATTR(glm_td_total, "topdown-total-slots", "event=0x3c");
+X86_EVENT_STR_ATTR(glm_td_total_scale, "topdown-total-slots.scale", "3");
+X86_EVENT_STR_ATTR(glp_td_total_scale, "topdown-total-slots.scale", "4");
+X86_EVENT_STR_ATTR(glm_td_issued, "topdown-slots-issued", "event=0x0e");
+X86_EVENT_STR_ATTR(glm_td_retired, "topdown-slots-retired", "event=0xc2");
+X86_EVENT_STR_ATTR(glm_td_fetch, "topdown-fetch-bubbles", "event=0x9c");
+X86_EVENT_STR_ATTR(glm_td_recovery, "topdown-recovery-bubbles",
+		   "event=0xca,umask=0x02");
+
+static struct attribute *glm_event_attrs[] = {
+	&glm_td_total.attr.attr,
+	&glm_td_total_scale.attr.attr,
+	&glm_td_issued.attr.attr,
+	&glm_td_retired.attr.attr,
+	&glm_td_fetch.attr.attr,
+	&glm_td_recovery.attr.attr,
+	NULL,
+};
+
+static struct attribute *glp_event_attrs[] = {
+	&glm_td_total.attr.attr,
+	&glp_td_total_scale.attr.attr,
+	&glm_td_issued.attr.attr,
+	&glm_td_retired.attr.attr,
+	&glm_td_fetch.attr.attr,
+	&glm_td_recovery.attr.attr,
+	NULL,
+};
+
 const struct intel_model intel_goldmont = {
 	.name		= "Goldmont events",
 	.pmu_name	= "goldmont",
 	.cache_map	= &glm_cache_map,
 	.extra_msrs	= glm_extra_msrs,
 	.n_extra_msrs	= ARRAY_SIZE(glm_extra_msrs),
+	.format_attrs	= intel_offcore_format,
+	.event_attrs	= glm_event_attrs,
 };
 
 const struct intel_model intel_goldmont_plus = {
@@ -113,4 +150,6 @@ const struct intel_model intel_goldmont_plus = {
 	.cache_map	= &glp_cache_map,
 	.extra_msrs	= glm_extra_msrs,
 	.n_extra_msrs	= ARRAY_SIZE(glm_extra_msrs),
+	.format_attrs	= intel_offcore_format,
+	.event_attrs	= glp_event_attrs,
 };

@@ -106,6 +106,8 @@ const struct intel_model intel_haswell = {
 	.n_constraints	= ARRAY_SIZE(hsw_constraints),
 	.extra_msrs	= hsw_extra_msrs,
 	.n_extra_msrs	= ARRAY_SIZE(hsw_extra_msrs),
+	.format_attrs	= intel_ldlat_format,
+	.event_attrs	= intel_snb_topdown_events,
 };
 
 const struct intel_model intel_broadwell = {
@@ -116,4 +118,6 @@ const struct intel_model intel_broadwell = {
 	.n_constraints	= ARRAY_SIZE(bdw_constraints),
 	.extra_msrs	= hsw_extra_msrs,
 	.n_extra_msrs	= ARRAY_SIZE(hsw_extra_msrs),
+	.format_attrs	= intel_ldlat_format,
+	.event_attrs	= intel_snb_topdown_events,
 };

@@ -207,6 +207,7 @@ const struct intel_model intel_icelake = {
 	.n_constraints	= ARRAY_SIZE(icl_constraints),
 	.extra_msrs	= icl_extra_msrs,
 	.n_extra_msrs	= ARRAY_SIZE(icl_extra_msrs),
+	.format_attrs	= intel_frontend_format,
 };
 
 const struct intel_model intel_sapphirerapids = {
@@ -217,4 +218,5 @@ const struct intel_model intel_sapphirerapids = {
 	.n_constraints	= ARRAY_SIZE(spr_constraints),
 	.extra_msrs	= spr_extra_msrs,
 	.n_extra_msrs	= ARRAY_SIZE(spr_extra_msrs),
+	.format_attrs	= intel_frontend_format,
 };

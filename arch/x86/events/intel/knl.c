@@ -68,4 +68,5 @@ const struct intel_model intel_knl = {
 	.cache_map	= &knl_cache_map,
 	.extra_msrs	= knl_extra_msrs,
 	.n_extra_msrs	= ARRAY_SIZE(knl_extra_msrs),
+	.format_attrs	= intel_offcore_format,
 };

@@ -103,6 +103,17 @@ struct intel_model {
 	struct attribute		**event_attrs;
 };
 
+/*
+ * format/ files of the extra registers (intel/core.c): offcore_rsp;
+ * with ldlat; with ldlat and frontend.
+ */
+extern struct attribute *intel_offcore_format[];
+extern struct attribute *intel_ldlat_format[];
+extern struct attribute *intel_frontend_format[];
+
+/* The topdown events of Sandy Bridge to Broadwell (sandybridge.c). */
+extern struct attribute *intel_snb_topdown_events[];
+
 extern const struct intel_model intel_core, intel_core2;
 extern const struct intel_model intel_nehalem, intel_westmere;
 extern const struct intel_model intel_sandybridge, intel_ivybridge;

@@ -153,6 +153,7 @@ const struct intel_model intel_nehalem = {
 	.n_constraints	= ARRAY_SIZE(nhm_constraints),
 	.extra_msrs	= nhm_extra_msrs,
 	.n_extra_msrs	= ARRAY_SIZE(nhm_extra_msrs),
+	.format_attrs	= intel_ldlat_format,
 };
 
 const struct intel_model intel_westmere = {
@@ -166,4 +167,5 @@ const struct intel_model intel_westmere = {
 	.n_constraints	= ARRAY_SIZE(wsm_constraints),
 	.extra_msrs	= wsm_extra_msrs,
 	.n_extra_msrs	= ARRAY_SIZE(wsm_extra_msrs),
+	.format_attrs	= intel_ldlat_format,
 };

@@ -132,6 +132,36 @@ static const struct intel_extra_msr snb_extra_msrs[] = {
 	{ 0x01cd,		MSR_PEBS_LD_LAT_THRESHOLD },
 };
 
+/*
+ * The top-down method's events (Intel's optimization manual), as on
+ * Skylake (skylake.c) but for the recovery cycles, which count
+ * INT_MISC.RECOVERY_CYCLES of both threads of the core (unit mask 3).
+ */
+X86_EVENT_STR_ATTR(snb_td_total, "topdown-total-slots",
+		   "event=0x3c,umask=0x0");
+X86_EVENT_STR_ATTR(snb_td_total_scale, "topdown-total-slots.scale", "4");
+X86_EVENT_STR_ATTR(snb_td_issued, "topdown-slots-issued",
+		   "event=0xe,umask=0x1");
+X86_EVENT_STR_ATTR(snb_td_retired, "topdown-slots-retired",
+		   "event=0xc2,umask=0x2");
+X86_EVENT_STR_ATTR(snb_td_fetch, "topdown-fetch-bubbles",
+		   "event=0x9c,umask=0x1");
+X86_EVENT_STR_ATTR(snb_td_recovery, "topdown-recovery-bubbles",
+		   "event=0xd,umask=0x3,cmask=1");
+X86_EVENT_STR_ATTR(snb_td_recovery_scale, "topdown-recovery-bubbles.scale",
+		   "4");
+
+struct attribute *intel_snb_topdown_events[] = {
+	&snb_td_total.attr.attr,
+	&snb_td_total_scale.attr.attr,
+	&snb_td_issued.attr.attr,
+	&snb_td_retired.attr.attr,
+	&snb_td_fetch.attr.attr,
+	&snb_td_recovery.attr.attr,
+	&snb_td_recovery_scale.attr.attr,
+	NULL,
+};
+
 const struct intel_model intel_sandybridge = {
 	.name		= "SandyBridge events",
 	.pmu_name	= "sandybridge",
@@ -142,6 +172,8 @@ const struct intel_model intel_sandybridge = {
 	.n_constraints	= ARRAY_SIZE(snb_constraints),
 	.extra_msrs	= snb_extra_msrs,
 	.n_extra_msrs	= ARRAY_SIZE(snb_extra_msrs),
+	.format_attrs	= intel_ldlat_format,
+	.event_attrs	= intel_snb_topdown_events,
 };
 
 const struct intel_model intel_ivybridge = {
@@ -155,4 +187,6 @@ const struct intel_model intel_ivybridge = {
 	.n_constraints	= ARRAY_SIZE(ivb_constraints),
 	.extra_msrs	= snb_extra_msrs,
 	.n_extra_msrs	= ARRAY_SIZE(snb_extra_msrs),
+	.format_attrs	= intel_ldlat_format,
+	.event_attrs	= intel_snb_topdown_events,
 };

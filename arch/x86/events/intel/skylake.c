@@ -92,17 +92,6 @@ static const struct intel_extra_msr skl_extra_msrs[] = {
 	{ 0x01cd,		MSR_PEBS_LD_LAT_THRESHOLD },
 };
 
-X86_FORMAT_ATTR(skl_offcore_rsp, offcore_rsp, "config1:0-63");
-X86_FORMAT_ATTR(skl_ldlat, ldlat, "config1:0-15");
-X86_FORMAT_ATTR(skl_frontend, frontend, "config1:0-23");
-
-static struct attribute *skl_format_attrs[] = {
-	&skl_offcore_rsp.attr.attr,
-	&skl_ldlat.attr.attr,
-	&skl_frontend.attr.attr,
-	NULL,
-};
-
 /*
  * The top-down method's events (Intel's optimization manual): four
  * issue slots per core cycle; slots issued (UOPS_ISSUED.ANY), retired
@@ -143,6 +132,6 @@ const struct intel_model intel_skylake = {
 	.n_constraints	= ARRAY_SIZE(skl_constraints),
 	.extra_msrs	= skl_extra_msrs,
 	.n_extra_msrs	= ARRAY_SIZE(skl_extra_msrs),
-	.format_attrs	= skl_format_attrs,
+	.format_attrs	= intel_frontend_format,
 	.event_attrs	= skl_event_attrs,
 };

@@ -72,12 +72,36 @@ static const struct intel_extra_msr grt_extra_msrs[] = {
 	{ 0x05d0,		MSR_PEBS_LD_LAT_THRESHOLD },
 };
 
+/*
+ * The top-down method's first level on Tremont and Gracemont, counted
+ * directly: TOPDOWN_RETIRING, _BAD_SPECULATION (all), _FE_BOUND and
+ * _BE_BOUND.
+ */
+X86_EVENT_STR_ATTR(tnt_td_retiring, "topdown-retiring",
+		   "event=0xc2,umask=0x0");
+X86_EVENT_STR_ATTR(tnt_td_bad_spec, "topdown-bad-spec",
+		   "event=0x73,umask=0x6");
+X86_EVENT_STR_ATTR(tnt_td_fe_bound, "topdown-fe-bound",
+		   "event=0x71,umask=0x0");
+X86_EVENT_STR_ATTR(tnt_td_be_bound, "topdown-be-bound",
+		   "event=0x74,umask=0x0");
+
+static struct attribute *tnt_event_attrs[] = {
+	&tnt_td_retiring.attr.attr,
+	&tnt_td_bad_spec.attr.attr,
+	&tnt_td_fe_bound.attr.attr,
+	&tnt_td_be_bound.attr.attr,
+	NULL,
+};
+
 const struct intel_model intel_tremont = {
 	.name		= "Tremont events",
 	.pmu_name	= "Tremont",
 	.cache_map	= &tnt_cache_map,
 	.extra_msrs	= tnt_extra_msrs,
 	.n_extra_msrs	= ARRAY_SIZE(tnt_extra_msrs),
+	.format_attrs	= intel_offcore_format,
+	.event_attrs	= tnt_event_attrs,
 };
 
 const struct intel_model intel_gracemont = {
@@ -86,4 +110,6 @@ const struct intel_model intel_gracemont = {
 	.cache_map	= &tnt_cache_map,
 	.extra_msrs	= grt_extra_msrs,
 	.n_extra_msrs	= ARRAY_SIZE(grt_extra_msrs),
+	.format_attrs	= intel_ldlat_format,
+	.event_attrs	= tnt_event_attrs,
 };
