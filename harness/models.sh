@@ -25,8 +25,14 @@ for f in $flavours; do pmu_cpu "$f" >/dev/null; done
 
 raw="-r 0"
 [ "${MODELS_RAW:-1}" = 0 ] && raw=
+# The boot line, the cpu PMU's sysfs files (but caps/gp_counters and
+# caps/fixed_counters, our documented extension), then the map.
 # shellcheck disable=SC2016
 cmd='dmesg | sed -n "s/^\[[^]]*\] Performance Events: /BOOT /p"; '
+# shellcheck disable=SC2016
+cmd="$cmd"'cd /sys/bus/event_source/devices/cpu && for f in format/* events/*
+caps/* type rdpmc freeze_on_smi; do case $f in caps/*_counters) continue ;;
+esac; [ -f "$f" ] && echo "MAP sysfs $f: $(cat "$f")"; done; cd /; '
 cmd="$cmd perf-hw-map $raw"
 for k in $kernels; do
 	"$ROOT/harness/build.sh" "$k" "$cmd"

@@ -460,7 +460,7 @@ X86_FORMAT_ATTR(intel_any, any, "config:21");
 
 /*
  * Intel's own event select fields (sysfs.c adds the shared ones).
- * AnyThread is last: without it (before version 3, or deprecated) the
+ * AnyThread is last: without it (before version 2, or deprecated) the
  * list ends before it.
  */
 static struct attribute *intel_format[] = {
@@ -653,7 +653,11 @@ int __init intel_pmu_probe(void)
 		x86_pmu.status = x86_status_by_sign;
 		x86_pmu.ack = x86_ack_nothing;
 	}
-	if (x86_pmu.version < 3 || edx.split.anythread_deprecated)
+	/*
+	 * 6.1 shows the AnyThread field from version 2, though only version
+	 * 3 takes it (intel_hw_config()).
+	 */
+	if (x86_pmu.version < 2 || edx.split.anythread_deprecated)
 		intel_format[ARRAY_SIZE(intel_format) - 2] = NULL;
 	x86_pmu.format = intel_format;
 
