@@ -30,9 +30,13 @@ raw="-r 0"
 # shellcheck disable=SC2016
 cmd='dmesg | sed -n "s/^\[[^]]*\] Performance Events: /BOOT /p"; '
 # shellcheck disable=SC2016
-cmd="$cmd"'cd /sys/bus/event_source/devices/cpu && for f in format/* events/*
-caps/* type rdpmc freeze_on_smi; do case $f in caps/*_counters) continue ;;
-esac; [ -f "$f" ] && echo "MAP sysfs $f: $(cat "$f")"; done; cd /; '
+cmd="$cmd"'cd /sys/bus/event_source/devices/cpu && '
+# shellcheck disable=SC2016
+cmd="$cmd"'for f in format/* events/* caps/* type rdpmc freeze_on_smi; do '
+# shellcheck disable=SC2016
+cmd="$cmd"'case $f in caps/*_counters) continue ;; esac; '
+# shellcheck disable=SC2016
+cmd="$cmd"'[ -f "$f" ] && echo "MAP sysfs $f: $(cat "$f")"; done; cd /; '
 cmd="$cmd perf-hw-map $raw"
 for k in $kernels; do
 	"$ROOT/harness/build.sh" "$k" "$cmd"
@@ -61,12 +65,15 @@ boot_line() { sed -n 's/^BOOT //p' "$out/$1-$2.txt" 2>/dev/null | head -1; }
 differ=0
 printf '%-15s | %-45s | %-45s | %s\n' flavour "6.1" ours "map lines differing"
 for f in $flavours; do
-	n=-
-	if [ -s "$out/upstream-$f.txt" ] && [ -s "$out/ours-$f.txt" ]; then
+	# A kernel whose map did not come out (the guest failed) is a
+	# difference too.
+	n="no map"
+	if grep -q '^MAP general counters' "$out/upstream-$f.txt" 2>/dev/null &&
+	   grep -q '^MAP general counters' "$out/ours-$f.txt" 2>/dev/null; then
 		n=$(diff <(grep '^MAP' "$out/upstream-$f.txt") \
 			 <(grep '^MAP' "$out/ours-$f.txt") | grep -c '^[<>]' || true)
-		[ "$n" = 0 ] || differ=1
 	fi
+	[ "$n" = 0 ] || differ=1
 	printf '%-15s | %-45s | %-45s | %s\n' "$f" "$(boot_line upstream "$f")" \
 		"$(boot_line ours "$f")" "$n"
 done
