@@ -10,6 +10,7 @@
  * to some counters.
  */
 #include <linux/perf_event.h>
+#include <linux/string.h>
 #include <asm/msr-index.h>
 
 #include "model.h"
@@ -58,38 +59,20 @@ static const x86_cache_map_t glm_cache_map = {
 	},
 };
 
-/* Goldmont Plus: no prefetch responses, and DTLB page walks. */
-static const x86_cache_map_t glp_cache_map = {
-	[C(L1D)] = {
-		[C(OP_READ)]		= { 0x81d0, 0 },
-		[C(OP_WRITE)]		= { 0x82d0, 0 },
-	},
-	[C(L1I)] = {
-		[C(OP_READ)]		= { 0x0380, 0x0280 },
-		[C(OP_WRITE)]		= { NONE, NONE },
-	},
-	[C(LL)] = {
-		[C(OP_READ)]		= { GLM_OFFCORE_RESPONSE,
-					    GLM_OFFCORE_RESPONSE },
-		[C(OP_WRITE)]		= { GLM_OFFCORE_RESPONSE,
-					    GLM_OFFCORE_RESPONSE },
-	},
-	[C(DTLB)] = {
-		/* DTLB_LOAD_MISSES and DTLB_STORE_MISSES.WALK_COMPLETED */
-		[C(OP_READ)]		= { 0x81d0, 0x0e08 },
-		[C(OP_WRITE)]		= { 0x82d0, 0x0e49 },
-	},
-	[C(ITLB)] = {
-		[C(OP_READ)]		= { 0x00c0, 0x0481 },
-		[C(OP_WRITE)]		= { NONE, NONE },
-		[C(OP_PREFETCH)]	= { NONE, NONE },
-	},
-	[C(BPU)] = {
-		[C(OP_READ)]		= { 0x00c4, 0x00c5 },
-		[C(OP_WRITE)]		= { NONE, NONE },
-		[C(OP_PREFETCH)]	= { NONE, NONE },
-	},
-};
+static x86_cache_map_t glp_cache_map __ro_after_init;
+
+/*
+ * Goldmont Plus: no offcore responses for prefetches, and the DTLB
+ * misses are DTLB_LOAD_MISSES and DTLB_STORE_MISSES.WALK_COMPLETED.
+ */
+static void glp_init(void)
+{
+	memcpy(glp_cache_map, glm_cache_map, sizeof(glp_cache_map));
+	glp_cache_map[C(LL)][C(OP_PREFETCH)][C(RESULT_ACCESS)] = 0;
+	glp_cache_map[C(LL)][C(OP_PREFETCH)][C(RESULT_MISS)] = 0;
+	glp_cache_map[C(DTLB)][C(OP_READ)][C(RESULT_MISS)] = 0x0e08;
+	glp_cache_map[C(DTLB)][C(OP_WRITE)][C(RESULT_MISS)] = 0x0e49;
+}
 
 #undef NONE
 #undef C
@@ -147,6 +130,7 @@ const struct intel_model intel_goldmont = {
 const struct intel_model intel_goldmont_plus = {
 	.name		= "Goldmont plus events",
 	.pmu_name	= "goldmont_plus",
+	.init		= glp_init,
 	.cache_map	= &glp_cache_map,
 	.extra_msrs	= glm_extra_msrs,
 	.n_extra_msrs	= ARRAY_SIZE(glm_extra_msrs),
