@@ -45,8 +45,10 @@ qemu_configure() {
 # shape of its PMU as that silicon has it (QEMU's pmu-* properties,
 # harness/qemu/0006): Intel's perfmon version, general counters (gp),
 # fixed counters and their width, full-width writes (fw); AMD's number
-# of core counters and PerfMonV2.  The emulation counts the same events
-# on every one (harness/qemu/README.md).
+# of core counters and PerfMonV2; and for the Atoms (and the Xeon Phi
+# built on them) their encoding of the model-specific branch events
+# (pmu-atom, harness/qemu/0007).  The emulation counts the same events
+# on every one otherwise (harness/qemu/README.md).
 #   intel    architectural perfmon v4 (4 gp + 3 fixed, 48 bits, fw) on
 #            family 6 model 48, which 6.1 runs as a generic
 #            architectural PMU
@@ -90,6 +92,7 @@ pmu_cpu() {
 	local v2="xlevel=0x80000022"
 	local old="pmu-perfmon-v2=off"
 	local nofw="pmu-full-width=off"
+	local atom="pmu-atom=on"
 	case "$1" in
 	intel) echo "$i,model=48,stepping=1" ;;
 	skylake) echo "$i,model=94,stepping=3" ;;
@@ -101,16 +104,16 @@ pmu_cpu() {
 	nehalem) echo "$i,model=26,stepping=5,pmu-version=3,$nofw" ;;
 	westmere) echo "$i,model=44,stepping=2,pmu-version=3,$nofw" ;;
 	bonnell) echo "$i,model=28,stepping=10,pmu-version=3,pmu-gp-counters=2,pmu-width=40,$nofw" ;;
-	silvermont) echo "$i,model=55,stepping=8,pmu-version=3,pmu-gp-counters=2,pmu-width=40,$nofw" ;;
-	goldmont) echo "$i,model=92,stepping=9,pmu-version=4" ;;
-	goldmontplus) echo "$i,model=122,stepping=1,pmu-version=4" ;;
-	tremont) echo "$i,model=150,stepping=1,pmu-version=5" ;;
-	gracemont) echo "$i,model=190,stepping=0,pmu-version=5,pmu-gp-counters=6" ;;
+	silvermont) echo "$i,model=55,stepping=8,pmu-version=3,pmu-gp-counters=2,pmu-width=40,$nofw,$atom" ;;
+	goldmont) echo "$i,model=92,stepping=9,pmu-version=4,$atom" ;;
+	goldmontplus) echo "$i,model=122,stepping=1,pmu-version=4,$atom" ;;
+	tremont) echo "$i,model=150,stepping=1,pmu-version=5,$atom" ;;
+	gracemont) echo "$i,model=190,stepping=0,pmu-version=5,pmu-gp-counters=6,$atom" ;;
 	sandybridge) echo "$i,model=42,stepping=7,pmu-version=3" ;;
 	ivybridge) echo "$i,model=58,stepping=9,pmu-version=3" ;;
 	haswell) echo "$i,model=60,stepping=3,pmu-version=3" ;;
 	broadwell) echo "$i,model=61,stepping=4,pmu-version=3" ;;
-	knl) echo "$i,model=87,stepping=1,pmu-version=3,pmu-gp-counters=2,pmu-width=40" ;;
+	knl) echo "$i,model=87,stepping=1,pmu-version=3,pmu-gp-counters=2,pmu-width=40,$atom" ;;
 	icelake) echo "$i,model=126,stepping=5,pmu-version=5,pmu-gp-counters=8" ;;
 	sapphirerapids) echo "$i,model=143,stepping=8,pmu-version=5,pmu-gp-counters=8" ;;
 	fam15h) echo "$a,family=21,model=1,stepping=2,$old" ;;

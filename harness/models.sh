@@ -25,10 +25,12 @@ for f in $flavours; do pmu_cpu "$f" >/dev/null; done
 
 raw="-r 0"
 [ "${MODELS_RAW:-1}" = 0 ] && raw=
-# The boot line, the cpu PMU's sysfs files (but caps/gp_counters and
+# The boot line (6.1 prints it in pieces, which another CPU's message
+# may split into two records: the piece that ends it is kept too), the
+# cpu PMU's sysfs files (but caps/gp_counters and
 # caps/fixed_counters, our documented extension), then the map.
 # shellcheck disable=SC2016
-cmd='dmesg | sed -n "s/^\[[^]]*\] Performance Events: /BOOT /p"; '
+cmd='dmesg | sed -n "s/^\[[^]]*\] \(Performance Events: \|.*PMU driver\.$\)/BOOT &/p"; '
 # shellcheck disable=SC2016
 cmd="$cmd"'cd /sys/bus/event_source/devices/cpu && '
 # shellcheck disable=SC2016
@@ -38,12 +40,30 @@ cmd="$cmd"'case $f in caps/*_counters) continue ;; esac; '
 # shellcheck disable=SC2016
 cmd="$cmd"'[ -f "$f" ] && echo "MAP sysfs $f: $(cat "$f")"; done; cd /; '
 cmd="$cmd perf-hw-map $raw"
+# One BOOT line: "Performance Events: " and what follows, up to the
+# record that ends in "driver.".
+boot_join() {
+	awk '/^BOOT / {
+		sub(/^BOOT \[[^]]*\] /, "")
+		if (!boot && sub(/^Performance Events: /, "")) {
+			boot = $0
+		} else if (boot && boot !~ /driver\.$/) {
+			boot = boot $0
+		}
+		next
+	}
+	boot != "" && !done { print "BOOT " boot; done = 1 }
+	{ print }
+	END { if (boot != "" && !done) print "BOOT " boot }'
+}
+
 for k in $kernels; do
 	"$ROOT/harness/build.sh" "$k" "$cmd"
 	for f in $flavours; do
 		log "the $k kernel on the $f flavour: its map"
 		PMU=$f "$ROOT/harness/boot.sh" "$k" run >"$out/$k-$f.log" 2>&1 || true
-		tr -d '\r' <"$out/$k-$f.log" | grep -E '^(BOOT|MAP) ' >"$out/$k-$f.txt" || true
+		tr -d '\r' <"$out/$k-$f.log" | grep -E '^(BOOT|MAP) ' |
+			boot_join >"$out/$k-$f.txt" || true
 	done
 done
 

@@ -8,6 +8,8 @@
 
 #define GP(n)		GENMASK_ULL((n) - 1, 0)
 #define FIXED(n)	BIT_ULL(X86_PMC_FIXED + (n))
+/* AMD's large-increment events: an even counter and the odd one above. */
+#define PAIR6		(BIT_ULL(0) | BIT_ULL(2) | BIT_ULL(4) | X86_COUNTERS_PAIR)
 
 /* Every event got a counter it may use, and no counter is shared. */
 static void expect_valid(struct kunit *test, const u64 *allowed, int n,
@@ -18,9 +20,14 @@ static void expect_valid(struct kunit *test, const u64 *allowed, int n,
 
 	for (i = 0; i < n; i++) {
 		KUNIT_ASSERT_GE(test, assign[i], 0);
+		KUNIT_ASSERT_LT(test, assign[i], X86_PMC_MAX - 1);
 		KUNIT_EXPECT_TRUE(test, allowed[i] & BIT_ULL(assign[i]));
 		KUNIT_EXPECT_FALSE(test, used & BIT_ULL(assign[i]));
 		used |= BIT_ULL(assign[i]);
+		if (!(allowed[i] & X86_COUNTERS_PAIR))
+			continue;
+		KUNIT_EXPECT_FALSE(test, used & BIT_ULL(assign[i] + 1));
+		used |= BIT_ULL(assign[i] + 1);
 	}
 }
 
@@ -149,6 +156,75 @@ static void assign_full_chain(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, assign[n - 1], 0);
 }
 
+/* Three pairs fill six counters; a fourth, or one more event, does not fit. */
+static void assign_pairs_fill(struct kunit *test)
+{
+	u64 allowed[4] = { PAIR6, GP(6), PAIR6, GP(6) };
+	int assign[4] = { -1, -1, -1, -1 };
+
+	KUNIT_ASSERT_TRUE(test, x86_assign_counters(allowed, 4, assign));
+	expect_valid(test, allowed, 4, assign);
+	KUNIT_EXPECT_EQ(test, assign[0], 0);
+	KUNIT_EXPECT_EQ(test, assign[2], 2);
+
+	allowed[3] = PAIR6;
+	memset(assign, -1, sizeof(assign));
+	KUNIT_ASSERT_TRUE(test, x86_assign_counters(allowed, 3, assign));
+	expect_valid(test, allowed, 3, assign);
+	KUNIT_EXPECT_FALSE(test, x86_assign_counters(allowed, 4, assign));
+
+	allowed[3] = GP(6);
+	allowed[1] = PAIR6;
+	memset(assign, -1, sizeof(assign));
+	KUNIT_EXPECT_FALSE(test, x86_assign_counters(allowed, 4, assign));
+}
+
+/*
+ * A single event on counter 1 splits the lowest pair: the paired event
+ * goes above it, and keeps its pair when another event comes.
+ */
+static void assign_pairs_around(struct kunit *test)
+{
+	u64 allowed[3] = { PAIR6, BIT_ULL(1), GP(6) };
+	int assign[3] = { -1, -1, -1 };
+
+	KUNIT_ASSERT_TRUE(test, x86_assign_counters(allowed, 2, assign));
+	expect_valid(test, allowed, 2, assign);
+	KUNIT_EXPECT_EQ(test, assign[0], 2);
+	KUNIT_EXPECT_EQ(test, assign[1], 1);
+
+	KUNIT_ASSERT_TRUE(test, x86_assign_counters(allowed, 3, assign));
+	expect_valid(test, allowed, 3, assign);
+	KUNIT_EXPECT_EQ(test, assign[0], 2);
+	KUNIT_EXPECT_EQ(test, assign[2], 0);
+}
+
+/* A paired event moves off its pair when a later one needs it whole. */
+static void assign_pairs_move(struct kunit *test)
+{
+	u64 allowed[4] = { PAIR6, BIT_ULL(0), BIT_ULL(1), GP(6) };
+	int assign[4] = { 0, -1, -1, -1 };
+
+	KUNIT_ASSERT_TRUE(test, x86_assign_counters(allowed, 4, assign));
+	expect_valid(test, allowed, 4, assign);
+	KUNIT_EXPECT_EQ(test, assign[1], 0);
+	KUNIT_EXPECT_EQ(test, assign[2], 1);
+	KUNIT_EXPECT_NE(test, assign[0], 0);
+}
+
+/* A new paired event goes where it moves no event already counting. */
+static void assign_pairs_keep_others(struct kunit *test)
+{
+	u64 allowed[3] = { GP(6), GP(6), PAIR6 };
+	int assign[3] = { 1, 2, -1 };
+
+	KUNIT_ASSERT_TRUE(test, x86_assign_counters(allowed, 3, assign));
+	expect_valid(test, allowed, 3, assign);
+	KUNIT_EXPECT_EQ(test, assign[0], 1);
+	KUNIT_EXPECT_EQ(test, assign[1], 2);
+	KUNIT_EXPECT_EQ(test, assign[2], 4);
+}
+
 static struct kunit_case x86_assign_cases[] = {
 	KUNIT_CASE(assign_unconstrained),
 	KUNIT_CASE(assign_too_many),
@@ -160,6 +236,10 @@ static struct kunit_case x86_assign_cases[] = {
 	KUNIT_CASE(assign_ignores_bad_current),
 	KUNIT_CASE(assign_edges),
 	KUNIT_CASE(assign_full_chain),
+	KUNIT_CASE(assign_pairs_fill),
+	KUNIT_CASE(assign_pairs_around),
+	KUNIT_CASE(assign_pairs_move),
+	KUNIT_CASE(assign_pairs_keep_others),
 	{}
 };
 

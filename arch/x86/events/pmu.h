@@ -24,6 +24,14 @@
 #define X86_PMC_FIXED		INTEL_PMC_IDX_FIXED
 #define X86_PMC_MAX		X86_PMC_IDX_MAX
 
+/*
+ * In a set of counters an event may use: the event takes the counter it
+ * gets and the one above it (AMD's large-increment events, whose carries
+ * the odd counter of the pair counts).  Never a counter: X86_PMC_MAX
+ * counters are never all there.
+ */
+#define X86_COUNTERS_PAIR	BIT_ULL(X86_PMC_MAX - 1)
+
 /* hw_perf_event::x86_flags */
 #define X86_EVENT_USER_RDPMC	BIT(0)	/* user space may rdpmc it */
 

@@ -35,13 +35,32 @@ static u64 amd_event_map[PERF_COUNT_HW_MAX];
  */
 static DEFINE_PER_CPU(bool, amd_svm_on);
 
+/*
+ * Large-increment events (family 17h's PPR: those that may count more
+ * than 15 in a cycle, event 0x003 of the FP unit) count on an even
+ * counter with the odd one above it merged in: the odd counter, set to
+ * the Merge event 0xFFF, takes the even one's carries.  The odd counters
+ * so set on this CPU, which PerfMonV2's global control must enable too;
+ * changed with the even counter's event, on its CPU with interrupts off.
+ */
+#define AMD_MERGE_EVENT		(0xfULL << 32 | 0xff)
+#define AMD_PAIR_EVENT		0x003
+
+static DEFINE_PER_CPU(u64, amd_merged);
+
 static void amd_enable(struct perf_event *event)
 {
 	u64 config = event->hw.config | ARCH_PERFMON_EVENTSEL_ENABLE;
+	int idx = event->hw.idx;
 
 	if (!this_cpu_read(amd_svm_on))
 		config &= ~AMD64_EVENTSEL_HOSTONLY;
-	wrmsrl(x86_evtsel_msr(event->hw.idx), config);
+	if (event->hw.counters & X86_COUNTERS_PAIR) {
+		wrmsrl(x86_evtsel_msr(idx + 1),
+		       AMD_MERGE_EVENT | ARCH_PERFMON_EVENTSEL_ENABLE);
+		this_cpu_or(amd_merged, BIT_ULL(idx + 1));
+	}
+	wrmsrl(x86_evtsel_msr(idx), config);
 }
 
 /* Program this CPU's counters again for SVM turned on or off. */
@@ -93,13 +112,20 @@ EXPORT_SYMBOL_GPL(amd_pmu_disable_virt);
 
 static void amd_disable(struct perf_event *event)
 {
-	wrmsrl(x86_evtsel_msr(event->hw.idx), event->hw.config);
+	int idx = event->hw.idx;
+
+	wrmsrl(x86_evtsel_msr(idx), event->hw.config);
+	if (event->hw.counters & X86_COUNTERS_PAIR) {
+		this_cpu_and(amd_merged, ~BIT_ULL(idx + 1));
+		wrmsrl(x86_evtsel_msr(idx + 1), 0);
+	}
 }
 
 /* PerfMonV2: the global registers. */
 static void amd_v2_enable_all(u64 running)
 {
-	wrmsrl(MSR_AMD64_PERF_CNTR_GLOBAL_CTL, running);
+	wrmsrl(MSR_AMD64_PERF_CNTR_GLOBAL_CTL,
+	       running | this_cpu_read(amd_merged));
 }
 
 static void amd_v2_disable_all(u64 running)
@@ -133,6 +159,7 @@ static void amd_reset(void)
 		wrmsrl(x86_evtsel_msr(idx), 0);
 		wrmsrl(x86_ctr_msr(idx), 0);
 	}
+	this_cpu_write(amd_merged, 0);
 }
 
 static u32 amd_rdpmc_index(int idx)
@@ -142,6 +169,19 @@ static u32 amd_rdpmc_index(int idx)
 
 static u64 amd_counters_for(u64 config)
 {
+	return x86_pmu.gp;
+}
+
+/*
+ * From family 17h: a large-increment event takes an even counter and the
+ * odd one above it.
+ */
+static u64 amd_zen_counters_for(u64 config)
+{
+	u64 even = x86_pmu.gp & 0x5555555555555555ULL & (x86_pmu.gp >> 1);
+
+	if ((config & AMD64_EVENTSEL_EVENT) == AMD_PAIR_EVENT)
+		return even | X86_COUNTERS_PAIR;
 	return x86_pmu.gp;
 }
 
@@ -224,7 +264,8 @@ int __init amd_pmu_probe(void)
 	x86_pmu.cache_map = model->cache_map;
 	x86_pmu.format = amd_format;
 	x86_pmu.hw_config = amd_hw_config;
-	x86_pmu.counters_for = amd_counters_for;
+	x86_pmu.counters_for = boot_cpu_data.x86 >= 0x17 ?
+			       amd_zen_counters_for : amd_counters_for;
 	x86_pmu.enable = amd_enable;
 	x86_pmu.disable = amd_disable;
 	x86_pmu.reset = amd_reset;

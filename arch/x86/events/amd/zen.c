@@ -6,9 +6,7 @@
  * emulated families of the harness (PMU=zen1, PMU=zen4;
  * harness/models.sh): 6.1 does not tell Zen generations apart here.
  *
- * Left for later: 6.1 pairs two counters for the large-increment event
- * 0x03 (the odd one counting the even one's carries, through the Merge
- * event 0xfff); this driver counts it on one counter.
+ * The large-increment event 0x003 takes a pair of counters (core.c).
  */
 #include <linux/perf_event.h>
 

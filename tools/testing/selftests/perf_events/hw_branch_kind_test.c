@@ -1,0 +1,280 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Branches by kind: the model-specific raw events that count retired
+ * conditional branches, near calls or near returns alone, which rr
+ * counts on (conditional branches: its "ticks") and PAPI's branch
+ * presets use.  A loop of one call, one return, one unconditional jump
+ * and one conditional branch an iteration, measured in user mode by
+ * the difference method of hw_test_util.h:
+ *
+ *  - each kind's event counts one an iteration, exactly, and
+ *    branches:u four;
+ *  - a conditional-branch event with a sample period overflows every
+ *    period conditional branches: the loop gives as many samples as
+ *    periods fit in it (within 2), each in the loop, none lost or
+ *    throttled.
+ *
+ * The events, by CPU (Intel SDM vol. 3B, "Performance-Monitoring
+ * Events"; AMD's PPR of family 17h and BKDG of family 15h):
+ * BR_INST_RETIRED (0xc4) unit masks on Intel cores from Nehalem
+ * (CONDITIONAL 0x01, NEAR_CALL 0x02, from Sandy Bridge NEAR_RETURN 0x08)
+ * and on Atoms from Silvermont and the Xeon Phis built on them (JCC
+ * 0x7e, CALL 0xf9, RETURN 0xf7); on
+ * AMD retired near returns (0xc8) and from family 17h retired
+ * conditional branches (0xd1).
+ *
+ * Skipped where there is no hardware PMU, or no such event is known.
+ */
+#define _GNU_SOURCE
+#include <stdint.h>
+
+#include "perf_test_util.h"
+#include "perf_sample_util.h"
+#include "hw_test_util.h"
+#include "../kselftest_harness.h"
+
+#define N1		10000UL
+#define N2		110000UL
+#define DN		(N2 - N1)
+
+/* Per iteration of kinds_loop(): one of each, four branches in all. */
+#define LOOP_BRANCHES	4
+
+asm(".pushsection .text\n"
+	".globl kinds_loop\n"
+	".type kinds_loop, @function\n"
+	"kinds_loop:\n"
+	"1:	call 2f\n"
+	"	jmp 3f\n"
+	"2:	ret\n"
+	"3:	dec %rdi\n"
+	"	jnz 1b\n"
+	"	ret\n"
+	".globl kinds_loop_end\n"
+	"kinds_loop_end:\n"
+	".size kinds_loop, . - kinds_loop\n"
+	".popsection\n");
+
+void kinds_loop(unsigned long n);
+extern const char kinds_loop_end[];
+
+enum kind { COND, CALL, RET, KINDS };
+
+static const char * const kind_names[KINDS] = {
+	"conditional branches", "near calls", "near returns",
+};
+
+/*
+ * Intel family 6 models of the Atoms from Silvermont to Gracemont, and
+ * of the Xeon Phis built on Silvermont's cores.
+ */
+static const unsigned char atom_models[] = {
+	0x37, 0x4a, 0x4c, 0x4d, 0x5a, 0x5d,	/* Silvermont, Airmont */
+	0x5c, 0x5f, 0x7a,			/* Goldmont (Plus) */
+	0x86, 0x8a, 0x96, 0x9c,			/* Tremont */
+	0xbe,					/* Gracemont */
+	0x57, 0x85,				/* Knights Landing, Mill */
+};
+
+/* The first Atoms (Bonnell, Saltwell): their unit masks are others. */
+static const unsigned char bonnell_models[] = {
+	0x1c, 0x26, 0x27, 0x35, 0x36,
+};
+
+/* Nehalem and Westmere: no NEAR_RETURN unit mask yet. */
+static const unsigned char nehalem_models[] = {
+	0x1a, 0x1e, 0x1f, 0x2e, 0x25, 0x2c, 0x2f,
+};
+
+static bool listed(const unsigned char *models, size_t n, unsigned int m)
+{
+	size_t i;
+
+	for (i = 0; i < n; i++)
+		if (models[i] == m)
+			return true;
+	return false;
+}
+
+/* The family and model CPUID leaf 1 gives, with their extensions. */
+static void cpu_family_model(unsigned int *family, unsigned int *model)
+{
+	unsigned int eax, ebx, ecx, edx;
+
+	__get_cpuid(1, &eax, &ebx, &ecx, &edx);
+	*family = (eax >> 8) & 0xf;
+	*model = (eax >> 4) & 0xf;
+	if (*family == 0xf)
+		*family += (eax >> 20) & 0xff;
+	if (*family == 0x6 || *family >= 0xf)
+		*model |= ((eax >> 16) & 0xf) << 4;
+}
+
+/* The raw config of each kind's event on this CPU, 0 where none. */
+static void kind_events(__u64 config[KINDS])
+{
+	unsigned int family, model, eax, ebx, ecx, edx;
+
+	memset(config, 0, KINDS * sizeof(config[0]));
+	cpu_family_model(&family, &model);
+	switch (hw_vendor()) {
+	case HW_VENDOR_INTEL:
+		if (family != 6 || !__get_cpuid(0xa, &eax, &ebx, &ecx, &edx) ||
+		    (eax & 0xff) < 3 ||
+		    listed(bonnell_models, sizeof(bonnell_models), model))
+			return;
+		if (listed(atom_models, sizeof(atom_models), model)) {
+			config[COND] = 0x7ec4;
+			config[CALL] = 0xf9c4;
+			config[RET] = 0xf7c4;
+			return;
+		}
+		config[COND] = 0x01c4;
+		config[CALL] = 0x02c4;
+		if (!listed(nehalem_models, sizeof(nehalem_models), model))
+			config[RET] = 0x08c4;
+		return;
+	case HW_VENDOR_AMD:
+		config[RET] = 0xc8;
+		if (family >= 0x17)
+			config[COND] = 0xd1;
+		return;
+	default:
+		return;
+	}
+}
+
+static __attribute__((noinline)) int run_loop(int fd, unsigned long n)
+{
+	int ret = 0;
+
+	ret |= ioctl(fd, PERF_EVENT_IOC_RESET, 0);
+	ret |= ioctl(fd, PERF_EVENT_IOC_ENABLE, 0);
+	kinds_loop(n);
+	ret |= ioctl(fd, PERF_EVENT_IOC_DISABLE, 0);
+	return ret ? -1 : 0;
+}
+
+static int count_loop(int fd, unsigned long n, __u64 *value)
+{
+	if (run_loop(fd, n))
+		return -1;
+	return read_value(fd, value);
+}
+
+/* @fd counts exactly @per_iter an iteration of kinds_loop(). */
+static void expect_exact(struct __test_metadata *_metadata, int fd,
+			 __u64 per_iter, const char *what)
+{
+	__u64 c1, c2;
+
+	ASSERT_EQ(0, count_loop(fd, N1, &c1));
+	ASSERT_EQ(0, count_loop(fd, N1, &c1));
+	ASSERT_EQ(0, count_loop(fd, N2, &c2));
+	EXPECT_LE(N1 * per_iter, c1) TH_LOG("%s", what);
+	EXPECT_EQ(DN * per_iter, c2 - c1) {
+		TH_LOG("%s: %llu for %lu iterations, %llu for %lu",
+		       what, c1, N1, c2, N2);
+	}
+}
+
+TEST(branches_exact)
+{
+	int fd;
+
+	HW_SKIP_WITHOUT_PMU();
+	fd = hw_open(PERF_COUNT_HW_BRANCH_INSTRUCTIONS);
+	ASSERT_LE(0, fd) TH_LOG("branches:u: %s", strerror(errno));
+	expect_exact(_metadata, fd, LOOP_BRANCHES, "branches:u");
+	close(fd);
+}
+
+TEST(kinds_exact)
+{
+	__u64 config[KINDS];
+	int k, fd, tested = 0;
+
+	HW_SKIP_WITHOUT_PMU();
+	kind_events(config);
+	for (k = 0; k < KINDS; k++) {
+		if (!config[k])
+			continue;
+		fd = hw_open_group(PERF_TYPE_RAW, config[k], 0, -1);
+		ASSERT_LE(0, fd) TH_LOG("raw %#llx (%s): %s", config[k],
+					kind_names[k], strerror(errno));
+		expect_exact(_metadata, fd, 1, kind_names[k]);
+		close(fd);
+		tested++;
+	}
+	if (!tested)
+		SKIP(return, "no branch-kind events known on this CPU");
+}
+
+/* A prime, out of step with anything in the loop. */
+#define PERIOD		1009
+#define LOOPS		200000UL
+#define RING_PAGES	16
+#define TEST_RATE	1000000
+
+struct cond_hits {
+	int samples;
+	int outside;	/* samples not in kinds_loop() */
+	struct record_counts counts;
+};
+
+static int count_hit(struct perf_event_header *h, void *arg)
+{
+	struct cond_hits *hits = arg;
+	__u64 ip;
+
+	count_record(h, &hits->counts);
+	if (h->type != PERF_RECORD_SAMPLE)
+		return 0;
+	hits->samples++;
+	ip = *(__u64 *)(h + 1);
+	if (ip < (uintptr_t)kinds_loop || ip >= (uintptr_t)kinds_loop_end)
+		hits->outside++;
+	return 0;
+}
+
+TEST(cond_overflows_every_period)
+{
+	struct saved_rate_limits limits = {};
+	struct cond_hits hits = {};
+	struct perf_event_attr attr;
+	__u64 config[KINDS], count;
+	struct ring r;
+	int fd;
+
+	HW_SKIP_WITHOUT_PMU();
+	kind_events(config);
+	if (!config[COND])
+		SKIP(return, "no conditional-branch event known on this CPU");
+	ASSERT_EQ(0, sample_rate_lift(&limits, TEST_RATE));
+
+	hw_attr_init(&attr, PERF_TYPE_RAW, config[COND]);
+	attr.sample_period = PERIOD;
+	attr.sample_type = PERF_SAMPLE_IP;
+	fd = sys_perf_event_open(&attr, 0, -1, -1, 0);
+	ASSERT_LE(0, fd) TH_LOG("raw %#llx: %s", config[COND], strerror(errno));
+	ASSERT_EQ(0, ring_map(&r, fd, RING_PAGES));
+	ring_prefault(&r);
+
+	ASSERT_EQ(0, count_loop(fd, LOOPS, &count));
+	ASSERT_LE(0, ring_drain(&r, count_hit, &hits));
+	sample_rate_restore(&limits);
+
+	EXPECT_LE(LOOPS, count);
+	EXPECT_GE(hits.samples + 2, (int)(LOOPS / PERIOD)) {
+		TH_LOG("%d samples for %lu conditional branches, period %d",
+		       hits.samples, LOOPS, PERIOD);
+	}
+	EXPECT_LE(hits.samples, (int)(count / PERIOD) + 2);
+	EXPECT_EQ(0, hits.outside);
+	EXPECT_EQ(0, hits.counts.type[PERF_RECORD_LOST]);
+	EXPECT_EQ(0, hits.counts.type[PERF_RECORD_THROTTLE]);
+	ring_unmap(&r);
+	close(fd);
+}
+
+TEST_HARNESS_MAIN
