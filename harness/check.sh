@@ -6,8 +6,10 @@
 # For KERNEL=ours it then runs the hardware-PMU kselftests on the other
 # vendor's flavour and on a CPU without a PMU too (logs:
 # build/ours/console-<flavour>.log), the overflow-signal tests on one
-# vCPU of each flavour (console-<flavour>-1cpu.log), KVM's virtual PMU
-# in a nested guest on the zen flavour (console-zen.log), and
+# vCPU of each flavour (console-<flavour>-1cpu.log), the hardware tests
+# and rr on the flavours of a CPU model (skylake and zen: the model's own
+# events, which rr needs), with KVM's virtual PMU in a nested guest on
+# zen (console-skylake.log, console-zen.log), and
 # checks the emulated PMU itself: the reference kernel, whose x86 driver
 # is the independent judge of the emulation, runs them on each flavour,
 # and the overflow-signal tests on one vCPU (HARNESS_PMU_CHECK=0 leaves
@@ -41,14 +43,24 @@ if [ "$kind" = ours ] && [ "${HARNESS_DISTRO_CHECK:-1}" = 1 ]; then
 	"$ROOT/harness/distro.sh" callers ours
 fi
 
-# KVM's virtual PMU, on perf events of kernel $1: a nested guest on the
-# zen flavour (log: build/$1/console-zen.log).
-kvm_zen() {
+# A CPU model's own events (hw_branch_kind_test, hw_amd_pair_test,
+# hw_model_test, ...) and rr and PAPI, which know the model, with the other
+# hardware tests: kernel $1 on the skylake flavour, then on zen with
+# KVM's virtual PMU in a nested guest too (logs:
+# build/$1/console-skylake.log, console-zen.log).
+models_and_kvm() {
 	local k=$1
-	HARNESS_TESTS=$KVM_TESTS "$ROOT/harness/build.sh" "$k"
-	log "booting the $k kernel (PMU=zen, KVM's virtual PMU)"
+	HARNESS_TESTS="$PMU_TESTS rr_test.sh papi_test.sh" \
+		"$ROOT/harness/build.sh" "$k"
+	log "booting the $k kernel (PMU=skylake, hardware tests and rr)"
+	PMU=skylake "$ROOT/harness/boot.sh" "$k" check
+	report "$k" "$k kernel, PMU=skylake, hardware tests and rr"
+	keep_logs "$k" skylake
+	HARNESS_TESTS="$PMU_TESTS rr_test.sh papi_test.sh $KVM_TESTS" \
+		"$ROOT/harness/build.sh" "$k"
+	log "booting the $k kernel (PMU=zen, hardware tests, rr, KVM's virtual PMU)"
 	PMU=zen "$ROOT/harness/boot.sh" "$k" check
-	report "$k" "$k kernel, PMU=zen, KVM's virtual PMU"
+	report "$k" "$k kernel, PMU=zen, hardware tests, rr, KVM's virtual PMU"
 	keep_logs "$k" zen
 }
 
@@ -74,7 +86,7 @@ if [ "$kind" = ours ] && [ "${HARNESS_PMU_CHECK:-1}" = 1 ]; then
 		keep_logs ours none
 		# The overflow signals on one vCPU, on both flavours.
 		signals_one_cpu ours intel amd
-		kvm_zen ours
+		models_and_kvm ours
 		for f in console results; do
 			mv "$(out_dir ours)/$f-$PMU.log" "$(out_dir ours)/$f.log"
 		done
@@ -91,7 +103,7 @@ if [ "$kind" = ours ] && [ "${HARNESS_PMU_CHECK:-1}" = 1 ]; then
 	done
 	# As ours above: on the Intel and AMD flavours' runs.
 	[ -z "$other" ] || signals_one_cpu upstream intel amd
-	[ -z "$other" ] || kvm_zen upstream
+	[ -z "$other" ] || models_and_kvm upstream
 fi
 report_total
 exit $status

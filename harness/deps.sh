@@ -8,7 +8,8 @@
 # what checkpatch.pl's SPDX check (scripts/spdxcheck.py) imports, for
 # make patches.  Line 9: make bench's curves, the fuzzer make fuzz runs
 # in the guest, pahole, which makes the kernel's BTF
-# (CONFIG_DEBUG_INFO_BTF), and the BPF tools libbpf_tools_test.sh runs.
+# (CONFIG_DEBUG_INFO_BTF), the BPF tools libbpf_tools_test.sh runs, and
+# rr and PAPI for rr_test.sh and papi_test.sh.
 pkgs="linux-source-6.1 qemu-system-x86 busybox-static ccache build-essential
       bc bison flex libelf-dev libssl-dev cpio kmod xz-utils gawk perl rsync
       linux-perf gcc-multilib libc6-dev-i386 git time
@@ -17,7 +18,7 @@ pkgs="linux-source-6.1 qemu-system-x86 busybox-static ccache build-essential
       libglib2.0-dev libpixman-1-dev libfdt-dev zlib1g-dev
       qemu-system-data seabios
       python3-ply python3-git
-      gnuplot-nox trinity dwarves libbpf-tools"
+      gnuplot-nox trinity dwarves libbpf-tools rr papi-tools"
 # make bpftrace: Debian's bpftrace for the guest (with LLVM, ~200 MiB).
 [ "${HARNESS_BPFTRACE:-0}" = 1 ] && pkgs="$pkgs bpftrace"
 missing=

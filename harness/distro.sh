@@ -205,6 +205,8 @@ boot() {
 	out=$(out_dir "$kind")
 	mkdir -p "$out/modules"
 	cp "$obj/arch/x86/boot/bzImage" "$out/bzImage"
+	cp "$obj/.config" "$out/config"
+	cp "$obj/include/config/kernel.release" "$out/kernel.release"
 	rm -f "$out"/modules/*.ko
 	for m in $DISTRO_MODULES; do
 		find "$obj" -name "$m.ko" -exec cp {} "$out/modules/" \;

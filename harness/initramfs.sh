@@ -12,6 +12,12 @@ root=$out/initramfs
 rm -rf "$root"
 mkdir -p "$root"/{bin,sbin,dev,proc,sys,tmp,root,etc,tests}
 cp /bin/busybox "$root/bin/busybox"
+# The kernel's configuration where Debian keeps it, for the tests whose
+# expectations depend on it (perf_test_util.h: kernel_config_has()).
+if [ -f "$out/config" ] && [ -f "$out/kernel.release" ]; then
+	mkdir -p "$root/boot"
+	cp "$out/config" "$root/boot/config-$(cat "$out/kernel.release")"
+fi
 cp "$ROOT/harness/guest/init" "$root/init"
 chmod +x "$root/init"
 for prog in perf-demo perf-bench perf-abi-diff perf-hw-map; do
@@ -34,6 +40,23 @@ if perf=$(command -v perf) && perf=$(readlink -f "$perf") && [ -x "$perf" ]; the
 fi
 if [ -x "$GDB_DIR/usr/bin/gdb" ]; then
 	copy_program "$GDB_DIR/usr/bin/gdb" gdb
+fi
+# Debian's rr, for rr_test.sh: its recordings replay only if the
+# conditional branches it counts are exact and its overflow signals come.
+if rr=$(command -v rr) && [ -d /usr/lib/rr ]; then
+	copy_program "$rr" rr
+	mkdir -p "$root/usr/lib/rr"
+	cp /usr/lib/rr/librrpreload.so /usr/lib/rr/librrpage.so \
+	   /usr/lib/rr/librraudit.so /usr/lib/rr/rr_exec_stub "$root/usr/lib/rr/"
+fi
+# Debian's PAPI tools, for papi_test.sh: PAPI's presets (its event
+# table) come from a file beside them.
+if [ -x /usr/bin/papi_avail ] && [ -d /usr/share/papi ]; then
+	for t in papi_avail papi_command_line papi_native_avail; do
+		copy_program "/usr/bin/$t" "$t"
+	done
+	mkdir -p "$root/usr/share"
+	cp -a /usr/share/papi "$root/usr/share/"
 fi
 # Three of Debian's libbpf-tools (about 1 MiB), for libbpf_tools_test.sh.
 for t in opensnoop execsnoop runqlen; do

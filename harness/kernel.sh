@@ -42,6 +42,9 @@ fi
 log "building $kind kernel"
 mk bzImage || { echo "kernel build failed" >&2; exit 1; }
 cp "$obj/arch/x86/boot/bzImage" "$out/bzImage"
+# Its configuration, for the guest's /boot/config-<release> (initramfs.sh).
+cp "$obj/.config" "$out/config"
+cp "$obj/include/config/kernel.release" "$out/kernel.release"
 # The modules (test_lockup, for watchdog_hld_test.sh), which the
 # initramfs carries in /lib/modules.
 mk modules || { echo "module build failed" >&2; exit 1; }

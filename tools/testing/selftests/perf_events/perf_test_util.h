@@ -29,6 +29,7 @@
 #include <sys/resource.h>
 #include <sys/syscall.h>
 #include <sys/types.h>
+#include <sys/utsname.h>
 #include <sys/wait.h>
 #include <linux/capability.h>
 #include <linux/perf_event.h>
@@ -605,6 +606,65 @@ static inline int write_int_file(const char *path, int value)
 
 	snprintf(buf, sizeof(buf), "%d\n", value);
 	return write_str_file(path, buf);
+}
+
+/*
+ * Whether the running kernel was built with CONFIG_@option=y (or =m), as
+ * /boot/config-<release> says; false when that file is absent.
+ */
+static inline bool kernel_config_has(const char *option)
+{
+	char path[128 + sizeof(((struct utsname *)0)->release)], line[256];
+	struct utsname u;
+	size_t len = strlen(option);
+	bool found = false;
+	FILE *f;
+
+	if (uname(&u))
+		return false;
+	snprintf(path, sizeof(path), "/boot/config-%s", u.release);
+	f = fopen(path, "r");
+	if (!f)
+		return false;
+	while (!found && fgets(line, sizeof(line), f))
+		found = !strncmp(line, "CONFIG_", 7) &&
+			!strncmp(line + 7, option, len) &&
+			line[7 + len] == '=' &&
+			(line[8 + len] == 'y' || line[8 + len] == 'm');
+	fclose(f);
+	return found;
+}
+
+#define PARANOID_PATH	"/proc/sys/kernel/perf_event_paranoid"
+
+/*
+ * perf_event_paranoid at boot: 2, or 3 where Debian's
+ * CONFIG_SECURITY_PERF_EVENTS_RESTRICT is set (as in Debian's own kernel
+ * configuration; the guest's leaves it out).
+ */
+static inline int paranoid_default(void)
+{
+	return kernel_config_has("SECURITY_PERF_EVENTS_RESTRICT") ? 3 : 2;
+}
+
+static int paranoid_saved = 2;
+
+static inline void paranoid_restore(void)
+{
+	write_int_file(PARANOID_PATH, paranoid_saved);
+}
+
+/*
+ * For tests written for level 2 and below: lower perf_event_paranoid to 2
+ * if it is higher (Debian's level 3 refuses every unprivileged open) and
+ * put it back at exit.  Call it from a constructor.
+ */
+static inline void paranoid_at_most_2(void)
+{
+	if (read_int_file(PARANOID_PATH, &paranoid_saved) || paranoid_saved <= 2)
+		return;
+	if (!write_int_file(PARANOID_PATH, 2))
+		atexit(paranoid_restore);
 }
 
 /* The unprivileged user the permission tests become. */

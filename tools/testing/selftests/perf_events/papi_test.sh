@@ -1,0 +1,72 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0
+#
+# PAPI (Debian's papi-tools, with its own libpfm4) finds the CPU's
+# counters through perf_event_open(2) and the cpu PMU's sysfs files, and
+# offers its presets only where it knows the CPU model and they count:
+#
+#  1. papi_avail -a lists the instructions preset (PAPI_TOT_INS);
+#  2. papi_command_line counts it, a positive count;
+#  3. where the model has one, the conditional-branch preset
+#     (PAPI_BR_CN, a model-specific event) counts with the branches
+#     preset (PAPI_BR_INS) in one event set: both positive, the
+#     conditional ones no more than all branches (within the 0.1% two
+#     of PAPI's runs of its loop differ by).
+#
+# Skipped where PAPI is not installed, there is no hardware PMU, or PAPI
+# does not know the CPU model (it then disables its perf_event component
+# and has no counters, as on the harness's PMU=intel, family 6 model 48).
+
+dir=$(dirname "$0")
+. "$dir/perf_tap.sh"
+
+tap_require papi_avail
+[ -d /sys/bus/event_source/devices/cpu ] ||
+	tap_skip_each 3 "no hardware PMU (no /sys/bus/event_source/devices/cpu)"
+
+tmp=/tmp/papi_test.$$
+mkdir -p "$tmp"
+paranoid=/proc/sys/kernel/perf_event_paranoid
+old_paranoid=$(cat $paranoid)
+# PAPI counts its own process in user and kernel mode.
+echo 1 >$paranoid
+
+papi_avail -a >"$tmp/avail" 2>&1
+if grep -q '^Number Hardware Counters *: *0$' "$tmp/avail"; then
+	echo "$old_paranoid" >$paranoid
+	rm -rf "$tmp"
+	tap_skip_each 3 "PAPI does not know this CPU model: no counters"
+fi
+tap_plan 3
+
+# The count papi_command_line printed for preset $1 in file $2.
+papi_count() {
+	sed -n "s/^$1 :[[:space:]]*\\([0-9][0-9]*\\).*/\\1/p" "$2" | head -1
+}
+
+grep -q '^PAPI_TOT_INS ' "$tmp/avail"
+check $? "papi_avail lists PAPI_TOT_INS" "$tmp/avail"
+
+papi_command_line PAPI_TOT_INS >"$tmp/ins" 2>&1
+n=$(papi_count PAPI_TOT_INS "$tmp/ins")
+[ -n "$n" ] && [ "$n" -gt 0 ]
+check $? "papi_command_line counts PAPI_TOT_INS ($n)" "$tmp/ins"
+
+if grep -q '^PAPI_BR_CN ' "$tmp/avail" &&
+   grep -q '^PAPI_BR_INS ' "$tmp/avail"; then
+	papi_command_line PAPI_BR_CN PAPI_BR_INS >"$tmp/br" 2>&1
+	cn=$(papi_count PAPI_BR_CN "$tmp/br")
+	all=$(papi_count PAPI_BR_INS "$tmp/br")
+	ok=1
+	[ -n "$cn" ] && [ -n "$all" ] && [ "$cn" -gt 0 ] &&
+		[ "$cn" -le $((all + all / 1000)) ] && ok=0
+	check $ok "PAPI_BR_CN ($cn) counts, no more than PAPI_BR_INS ($all)" \
+		"$tmp/br"
+else
+	tap_n=$((tap_n + 1))
+	echo "ok $tap_n # SKIP PAPI has no PAPI_BR_CN on this CPU model"
+fi
+
+echo "$old_paranoid" >$paranoid
+rm -rf "$tmp"
+tap_exit
