@@ -11,7 +11,8 @@
  * global status is read-only and set/cleared through STATUS_SET and
  * STATUS_RESET, INUSE follows the event selects, a counter enabled near
  * its end overflows into the status, several at once.  AMD: 48-bit
- * counters written whole, PerfMonV2 status and status-clear.
+ * counters written whole, PerfMonV2 status and status-clear.  Both: the
+ * registers a PMU of the shape CPUID gives does not have fault.
  * Counting across hlt: an idle CPU's reference cycles stay far below the
  * TSC.
  *
@@ -47,6 +48,8 @@
 #define MSR_AMD_GLOBAL_STATUS	0xc0000300
 #define MSR_AMD_GLOBAL_CTL	0xc0000301
 #define MSR_AMD_GLOBAL_STATUS_CLR 0xc0000302
+#define MSR_K7_EVNTSEL0		0xc0010000
+#define MSR_K7_PERFCTR0		0xc0010004
 
 #define EVTSEL_USR		(1ULL << 16)
 #define EVTSEL_OS		(1ULL << 17)
@@ -87,6 +90,15 @@ static int intel_pmu_version(void)
 		return 0;
 	__cpuid_count(0xa, 0, eax, ebx, ecx, edx);
 	return eax & 0xff;
+}
+
+/* An Intel counter's width in bits (CPUID 0xA), and its mask. */
+static __u64 intel_width_mask(void)
+{
+	unsigned int eax, ebx, ecx, edx;
+
+	__cpuid_count(0xa, 0, eax, ebx, ecx, edx);
+	return (1ULL << ((eax >> 16) & 0xff)) - 1;
 }
 
 /* Whether an AMD CPU has PerfMonV2's global registers. */
@@ -141,7 +153,10 @@ FIXTURE_TEARDOWN(regs)
 	msr_fd = -1;
 }
 
-/* A legacy IA32_PMC0 write keeps bits 31:0 and sign-extends bit 31. */
+/*
+ * A legacy IA32_PMC0 write keeps bits 31:0 and sign-extends bit 31 to the
+ * counter's width.
+ */
 TEST_F(regs, intel_legacy_write_sign_extends)
 {
 	__u64 val;
@@ -151,7 +166,7 @@ TEST_F(regs, intel_legacy_write_sign_extends)
 		SKIP(return, "not an Intel architectural PMU");
 	ASSERT_EQ(0, wrmsr(MSR_PMC0, 0xdead80001234ULL));
 	ASSERT_EQ(0, rdmsr(MSR_PMC0, &val));
-	EXPECT_EQ(0xffff80001234ULL, val);
+	EXPECT_EQ(0xffffffff80001234ULL & intel_width_mask(), val);
 	ASSERT_EQ(0, wrmsr(MSR_PMC0, 0x12345678ULL));
 	ASSERT_EQ(0, rdmsr(MSR_PMC0, &val));
 	EXPECT_EQ(0x12345678ULL, val);
@@ -161,17 +176,18 @@ TEST_F(regs, intel_legacy_write_sign_extends)
 /* IA32_A_PMC0 writes the counter's whole width and nothing above it. */
 TEST_F(regs, intel_full_width_write)
 {
-	__u64 caps, val;
+	__u64 caps, val, mask;
 
 	NEED_REGS();
 	if (intel_pmu_version() < 2)
 		SKIP(return, "not an Intel architectural PMU");
 	if (rdmsr(MSR_PERF_CAPABILITIES, &caps) || !(caps & (1 << 13)))
 		SKIP(return, "no full-width counter writes");
-	ASSERT_EQ(0, wrmsr(MSR_A_PMC0, 0x923456789abcULL));
+	mask = intel_width_mask();
+	ASSERT_EQ(0, wrmsr(MSR_A_PMC0, 0x923456789abcULL & mask));
 	ASSERT_EQ(0, rdmsr(MSR_PMC0, &val));
-	EXPECT_EQ(0x923456789abcULL, val);
-	EXPECT_EQ(-EIO, wrmsr(MSR_A_PMC0, 1ULL << 48));
+	EXPECT_EQ(0x923456789abcULL & mask, val);
+	EXPECT_EQ(-EIO, wrmsr(MSR_A_PMC0, mask + 1));
 	wrmsr(MSR_A_PMC0, 0);
 }
 
@@ -224,8 +240,9 @@ TEST_F(regs, intel_inuse)
 }
 
 /*
- * Two counters enabled just below their end both overflow into the
- * global status, with no interrupt asked for, and wrap to small values.
+ * Two counters enabled just below their end (legacy writes of -101 and
+ * -201, sign-extended to the width) both overflow into the global status,
+ * with no interrupt asked for, and wrap to small values.
  */
 TEST_F(regs, intel_overflow_sets_status)
 {
@@ -236,8 +253,8 @@ TEST_F(regs, intel_overflow_sets_status)
 		SKIP(return, "not an Intel architectural PMU");
 	ASSERT_EQ(0, rdmsr(MSR_GLOBAL_CTRL, &ctrl));
 	ASSERT_EQ(0, wrmsr(MSR_GLOBAL_STATUS_RESET, 0x3));
-	ASSERT_EQ(0, wrmsr(MSR_A_PMC0, WIDTH_MASK - 100));
-	ASSERT_EQ(0, wrmsr(MSR_A_PMC0 + 1, WIDTH_MASK - 200));
+	ASSERT_EQ(0, wrmsr(MSR_PMC0, (__u32)-101));
+	ASSERT_EQ(0, wrmsr(MSR_PMC0 + 1, (__u32)-201));
 	ASSERT_EQ(0, wrmsr(MSR_EVTSEL0, 0xc0 | EVTSEL_USR | EVTSEL_OS | EVTSEL_EN));
 	ASSERT_EQ(0, wrmsr(MSR_EVTSEL0 + 1, 0xc0 | EVTSEL_USR | EVTSEL_OS | EVTSEL_EN));
 	ASSERT_EQ(0, wrmsr(MSR_GLOBAL_CTRL, ctrl | 0x3));
@@ -291,6 +308,102 @@ TEST_F(regs, amd_write_and_overflow)
 	wrmsr(MSR_F15H_PERF_CTR0, 0);
 	wrmsr(MSR_F15H_PERF_CTR0 + 2, 0);
 	wrmsr(MSR_AMD_GLOBAL_CTL, ctl);
+}
+
+/*
+ * Register @msr must fault on a read and on a write of 0 (written only if
+ * the read faulted).
+ */
+static void expect_faults(struct __test_metadata *_metadata, __u32 msr)
+{
+	__u64 val;
+
+	EXPECT_TRUE(rdmsr(msr, &val) == -EIO && wrmsr(msr, 0) == -EIO)
+		TH_LOG("MSR %#x is there", msr);
+}
+
+#define EXPECT_FAULTS(msr)	expect_faults(_metadata, (msr))
+
+/*
+ * The registers an Intel PMU of this shape (CPUID 0xA) does not have
+ * fault: counters and fixed counters beyond the counts, the global
+ * registers before version 2, GLOBAL_STATUS_SET and GLOBAL_INUSE before
+ * version 4, the full-width aliases without PERF_CAPABILITIES.FW_WRITE
+ * (or beyond the count).  A driver's probe tells the model by them.
+ */
+TEST_F(regs, intel_absent_registers_fault)
+{
+	unsigned int eax, ebx, ecx, edx, gp, fixed, i;
+	int version = intel_pmu_version();
+	__u64 caps = 0;
+
+	NEED_REGS();
+	if (!version)
+		SKIP(return, "not an Intel PMU");
+	__cpuid_count(0xa, 0, eax, ebx, ecx, edx);
+	gp = (eax >> 8) & 0xff;
+	fixed = version >= 2 ? edx & 0x1f : 0;
+	ASSERT_GE(8, gp);
+	for (i = gp; i < 8; i++) {
+		EXPECT_FAULTS(MSR_EVTSEL0 + i);
+		EXPECT_FAULTS(MSR_PMC0 + i);
+	}
+	for (i = fixed; i < 4; i++)
+		EXPECT_FAULTS(MSR_FIXED_CTR0 + i);
+	if (version < 2) {
+		EXPECT_FAULTS(MSR_FIXED_CTR_CTRL);
+		EXPECT_FAULTS(MSR_GLOBAL_STATUS);
+		EXPECT_FAULTS(MSR_GLOBAL_CTRL);
+		EXPECT_FAULTS(MSR_GLOBAL_STATUS_RESET);
+	}
+	if (version < 4) {
+		EXPECT_FAULTS(MSR_GLOBAL_STATUS_SET);
+		EXPECT_FAULTS(MSR_GLOBAL_INUSE);
+	}
+	__cpuid(1, eax, ebx, ecx, edx);
+	if (ecx & (1U << 15))	/* PDCM */
+		ASSERT_EQ(0, rdmsr(MSR_PERF_CAPABILITIES, &caps));
+	for (i = caps & (1ULL << 13) ? gp : 0; i < 8; i++)
+		EXPECT_FAULTS(MSR_A_PMC0 + i);
+}
+
+/*
+ * AMD: without PerfCtrExtCore (CPUID 0x80000001 ECX[23]) only the four
+ * legacy counters are there; with it, six (or PerfMonV2's count) at
+ * 0xc0010200; PerfMonV2's global registers only with PerfMonV2.
+ */
+TEST_F(regs, amd_absent_registers_fault)
+{
+	unsigned int eax, ebx, ecx, edx, n = 4, i;
+	bool ext;
+	__u64 val;
+
+	NEED_REGS();
+	if (!vendor_is("AuthenticAMD"))
+		SKIP(return, "not an AMD PMU");
+	__cpuid(0x80000001, eax, ebx, ecx, edx);
+	ext = ecx & (1U << 23);
+	for (i = 0; i < 4; i++) {
+		EXPECT_EQ(0, rdmsr(MSR_K7_EVNTSEL0 + i, &val));
+		EXPECT_EQ(0, rdmsr(MSR_K7_PERFCTR0 + i, &val));
+	}
+	if (ext) {
+		n = 6;
+		if (amd_perfmon_v2()) {
+			__cpuid(0x80000022, eax, ebx, ecx, edx);
+			n = ebx & 0xf;
+		}
+		ASSERT_GE(6, n);
+	}
+	for (i = ext ? n : 0; i < 6; i++) {
+		EXPECT_FAULTS(MSR_F15H_PERF_CTL0 + 2 * i);
+		EXPECT_FAULTS(MSR_F15H_PERF_CTR0 + 2 * i);
+	}
+	if (!amd_perfmon_v2()) {
+		EXPECT_FAULTS(MSR_AMD_GLOBAL_STATUS);
+		EXPECT_FAULTS(MSR_AMD_GLOBAL_CTL);
+		EXPECT_FAULTS(MSR_AMD_GLOBAL_STATUS_CLR);
+	}
 }
 
 /*
