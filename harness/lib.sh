@@ -73,14 +73,15 @@ qemu_configure() {
 #   ivybridge Ivy Bridge (0x3a), haswell (0x3c), broadwell (0x3d): as
 #            Sandy Bridge
 #   knl      Knights Landing (0x57): v3, 2 gp, 3 fixed, 40 bits, fw
-#   icelake  Ice Lake client (0x7e): v5, 8 gp, 3 fixed, fw
-#   sapphirerapids Sapphire Rapids (0x8f): v5, 8 gp, 3 fixed, fw
+#   icelake  Ice Lake client (0x7e): v5, 8 gp, 4 fixed (slots, 5 a
+#            cycle), fw, perf metrics (4)
+#   sapphirerapids Sapphire Rapids (0x8f): v5, 8 gp, 4 fixed (slots, 6
+#            a cycle), fw, perf metrics (8, level 2)
 #   fam15h   AMD family 15h (Bulldozer): 6 counters, no PerfMonV2
 #   zen1     AMD family 17h (Zen 1 to 3 are alike to 6.1): 6 counters,
 #            no PerfMonV2
 #   zen4     AMD family 19h model 61h: 6 counters with PerfMonV2
-# (Fixed counter 3, the slots of Ice Lake and later, and the hybrid
-# Alder Lake come with the emulation of topdown and of per-vCPU core
+# (The hybrid Alder Lake comes with the emulation of per-vCPU core
 # types; Hygon's family 18h, which 6.1 runs as Zen, with an emulation
 # that takes its vendor for AMD's.)
 PMU_MODELS='core core2 nehalem westmere bonnell silvermont goldmont
@@ -93,6 +94,7 @@ pmu_cpu() {
 	local old="pmu-perfmon-v2=off"
 	local nofw="pmu-full-width=off"
 	local atom="pmu-atom=on"
+	local td="pmu-fixed-counters=4"
 	case "$1" in
 	intel) echo "$i,model=48,stepping=1" ;;
 	skylake) echo "$i,model=94,stepping=3" ;;
@@ -114,8 +116,8 @@ pmu_cpu() {
 	haswell) echo "$i,model=60,stepping=3,pmu-version=3" ;;
 	broadwell) echo "$i,model=61,stepping=4,pmu-version=3" ;;
 	knl) echo "$i,model=87,stepping=1,pmu-version=3,pmu-gp-counters=2,pmu-width=40,$atom" ;;
-	icelake) echo "$i,model=126,stepping=5,pmu-version=5,pmu-gp-counters=8" ;;
-	sapphirerapids) echo "$i,model=143,stepping=8,pmu-version=5,pmu-gp-counters=8" ;;
+	icelake) echo "$i,model=126,stepping=5,pmu-version=5,pmu-gp-counters=8,$td,pmu-perf-metrics=4,pmu-slots-width=5" ;;
+	sapphirerapids) echo "$i,model=143,stepping=8,pmu-version=5,pmu-gp-counters=8,$td,pmu-perf-metrics=8,pmu-slots-width=6" ;;
 	fam15h) echo "$a,family=21,model=1,stepping=2,$old" ;;
 	zen1) echo "$a,family=23,model=1,stepping=1,$old" ;;
 	zen4) echo "$a,family=25,model=97,stepping=2,$v2" ;;

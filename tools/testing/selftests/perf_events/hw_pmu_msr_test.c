@@ -12,7 +12,8 @@
  * STATUS_RESET, INUSE follows the event selects, a counter enabled near
  * its end overflows into the status, several at once.  AMD: 48-bit
  * counters written whole, PerfMonV2 status and status-clear.  Both: the
- * registers a PMU of the shape CPUID gives does not have fault.
+ * registers a PMU of the shape CPUID gives does not have fault; Intel's
+ * topdown slots and performance metrics where PERF_CAPABILITIES has them.
  * Counting across hlt: an idle CPU's reference cycles stay far below the
  * TSC.
  *
@@ -42,6 +43,10 @@
 #define MSR_GLOBAL_INUSE	0x392
 #define MSR_A_PMC0		0x4c1
 #define MSR_PERF_CAPABILITIES	0x345
+#define MSR_PERF_METRICS	0x329
+#define PERF_CAP_METRICS	(1ULL << 15)
+#define GLOBAL_SLOTS		(1ULL << 35)
+#define GLOBAL_METRICS		(1ULL << 48)
 
 #define MSR_F15H_PERF_CTL0	0xc0010200
 #define MSR_F15H_PERF_CTR0	0xc0010201
@@ -365,6 +370,55 @@ TEST_F(regs, intel_absent_registers_fault)
 		ASSERT_EQ(0, rdmsr(MSR_PERF_CAPABILITIES, &caps));
 	for (i = caps & (1ULL << 13) ? gp : 0; i < 8; i++)
 		EXPECT_FAULTS(MSR_A_PMC0 + i);
+	if (!(caps & PERF_CAP_METRICS))
+		EXPECT_FAULTS(MSR_PERF_METRICS);
+}
+
+/*
+ * Topdown (Ice Lake and later): fixed counter 3 counts slots, and
+ * IA32_PERF_METRICS gives the first four categories' shares of them in
+ * 255ths, which add up to 255; retiring is never nothing for a CPU that
+ * ran instructions.  Written back, the shares stay what they were for the
+ * same slots.
+ */
+TEST_F(regs, intel_perf_metrics)
+{
+	__u64 caps = 0, ctrl, fixed, slots, metrics, again;
+	unsigned int sum = 0, i;
+
+	NEED_REGS();
+	if (intel_pmu_version() < 2 || rdmsr(MSR_PERF_CAPABILITIES, &caps) ||
+	    !(caps & PERF_CAP_METRICS))
+		SKIP(return, "no performance metrics");
+	ASSERT_EQ(0, rdmsr(MSR_GLOBAL_CTRL, &ctrl));
+	ASSERT_EQ(0, rdmsr(MSR_FIXED_CTR_CTRL, &fixed));
+	ASSERT_EQ(0, wrmsr(MSR_GLOBAL_CTRL, 0));
+	ASSERT_EQ(0, wrmsr(MSR_FIXED_CTR0 + 3, 0));
+	ASSERT_EQ(0, wrmsr(MSR_PERF_METRICS, 0));
+	ASSERT_EQ(0, wrmsr(MSR_FIXED_CTR_CTRL, (fixed & ~0xf000ULL) | 0x3000));
+	ASSERT_EQ(0, wrmsr(MSR_GLOBAL_CTRL, GLOBAL_SLOTS | GLOBAL_METRICS));
+	work();
+	ASSERT_EQ(0, wrmsr(MSR_GLOBAL_CTRL, 0));
+	ASSERT_EQ(0, rdmsr(MSR_FIXED_CTR0 + 3, &slots));
+	ASSERT_EQ(0, rdmsr(MSR_PERF_METRICS, &metrics));
+	for (i = 0; i < 4; i++)
+		sum += (metrics >> (8 * i)) & 0xff;
+	EXPECT_LT(10000, slots);
+	EXPECT_EQ(0xff, sum) TH_LOG("metrics %#llx", metrics);
+	EXPECT_NE(0, metrics & 0xff);
+
+	ASSERT_EQ(0, wrmsr(MSR_FIXED_CTR0 + 3, slots));
+	ASSERT_EQ(0, wrmsr(MSR_PERF_METRICS, metrics));
+	ASSERT_EQ(0, rdmsr(MSR_PERF_METRICS, &again));
+	for (i = 0; i < 4; i++)
+		EXPECT_GE(1, abs((int)((again >> (8 * i)) & 0xff) -
+				 (int)((metrics >> (8 * i)) & 0xff)))
+			TH_LOG("%#llx written, %#llx read", metrics, again);
+
+	wrmsr(MSR_FIXED_CTR_CTRL, fixed);
+	wrmsr(MSR_FIXED_CTR0 + 3, 0);
+	wrmsr(MSR_PERF_METRICS, 0);
+	wrmsr(MSR_GLOBAL_CTRL, ctrl);
 }
 
 /*
