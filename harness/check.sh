@@ -7,9 +7,10 @@
 # vendor's flavour and on a CPU without a PMU too (logs:
 # build/ours/console-<flavour>.log), the overflow-signal tests on one
 # vCPU of each flavour (console-<flavour>-1cpu.log), the hardware tests
-# and rr on the flavours of a CPU model (skylake and zen: the model's own
-# events, which rr needs), with KVM's virtual PMU in a nested guest on
-# zen (console-skylake.log, console-zen.log), and
+# on icelake, and with rr and PAPI on the flavours of a CPU model they
+# know (skylake and zen: the model's own events, which rr needs), with
+# KVM's virtual PMU in a nested guest on zen (console-icelake.log,
+# console-skylake.log, console-zen.log), and
 # checks the emulated PMU itself: the reference kernel, whose x86 driver
 # is the independent judge of the emulation, runs them on each flavour,
 # and the overflow-signal tests on one vCPU (HARNESS_PMU_CHECK=0 leaves
@@ -46,10 +47,17 @@ fi
 # A CPU model's own events (hw_branch_kind_test, hw_amd_pair_test,
 # hw_model_test, ...) and rr and PAPI, which know the model, with the other
 # hardware tests: kernel $1 on the skylake flavour, then on zen with
-# KVM's virtual PMU in a nested guest too (logs:
-# build/$1/console-skylake.log, console-zen.log).
+# KVM's virtual PMU in a nested guest too, and the hardware tests on a
+# modern Intel model, icelake (eight counters, topdown's registers; rr and
+# PAPI want its branch events, which the emulation lacks yet) (logs:
+# build/$1/console-skylake.log, console-zen.log, console-icelake.log).
 models_and_kvm() {
 	local k=$1
+	HARNESS_TESTS="$PMU_TESTS" "$ROOT/harness/build.sh" "$k"
+	log "booting the $k kernel (PMU=icelake, hardware tests)"
+	PMU=icelake "$ROOT/harness/boot.sh" "$k" check
+	report "$k" "$k kernel, PMU=icelake, hardware tests"
+	keep_logs "$k" icelake
 	HARNESS_TESTS="$PMU_TESTS rr_test.sh papi_test.sh" \
 		"$ROOT/harness/build.sh" "$k"
 	log "booting the $k kernel (PMU=skylake, hardware tests and rr)"

@@ -453,7 +453,7 @@ static inline int perf_event_open_timeout(struct perf_event_attr *attr,
  * unless read_format asks for them), then one entry per member, leader
  * first, in the order the members joined.
  */
-#define GROUP_MAX_MEMBERS	8
+#define GROUP_MAX_MEMBERS	16
 
 struct group_entry {
 	__u64 value;
