@@ -35,22 +35,35 @@ static u64 x86_counter_read(int idx)
 	return native_read_pmc(x86_pmu.rdpmc_index(idx));
 }
 
+/*
+ * Whether @idx is a topdown counter on this CPU, which the vendor reads
+ * and starts (struct x86_pmu's topdown_update).
+ */
+static bool x86_is_topdown(int idx)
+{
+	return x86_pmu.metrics &&
+	       (BIT_ULL(idx) & (x86_pmu.metrics |
+				this_cpu_read(x86_pmu_cpu.topdown)));
+}
+
 /**
  * x86_event_update - fold what the counter counted into the event
  * @event: an event on a counter of this CPU
  *
  * Safe against the overflow NMI doing the same in between: prev_count
  * moves with a cmpxchg, so each increment is added once.
- *
- * Return: the counter value now.
  */
-u64 x86_event_update(struct perf_event *event)
+void x86_event_update(struct perf_event *event)
 {
 	struct hw_perf_event *hwc = &event->hw;
 	int shift = 64 - x86_pmu.width;
 	u64 prev, now;
 	s64 delta;
 
+	if (unlikely(x86_is_topdown(hwc->idx))) {
+		x86_pmu.topdown_update(event);
+		return;
+	}
 	do {
 		prev = local64_read(&hwc->prev_count);
 		now = x86_counter_read(hwc->idx);
@@ -60,7 +73,6 @@ u64 x86_event_update(struct perf_event *event)
 	delta = (s64)((now << shift) - (prev << shift)) >> shift;
 	local64_add(delta, &event->count);
 	local64_sub(delta, &hwc->period_left);
-	return now;
 }
 
 /**
@@ -78,6 +90,10 @@ void x86_event_set_period(struct perf_event *event)
 	s64 period = hwc->sample_period;
 	u64 value;
 
+	if (unlikely(x86_is_topdown(hwc->idx))) {
+		x86_pmu.topdown_set_period(event);
+		return;
+	}
 	if (unlikely(left <= -period)) {
 		left = period;
 		local64_set(&hwc->period_left, left);
@@ -261,6 +277,7 @@ static void x86_event_unplace(struct x86_pmu_cpu *cpuc,
 	x86_counter_off(cpuc, event);
 	x86_event_update(event);
 	cpuc->placed &= ~BIT_ULL(hwc->idx);
+	cpuc->topdown &= ~BIT_ULL(hwc->idx);
 	barrier();
 	cpuc->on[hwc->idx] = NULL;
 	hwc->idx = -1;
@@ -357,6 +374,7 @@ static void x86_pmu_del(struct perf_event *event, int flags)
 	x86_pmu_stop(event, PERF_EF_UPDATE);
 	if (event->hw.idx >= 0) {
 		cpuc->placed &= ~BIT_ULL(event->hw.idx);
+		cpuc->topdown &= ~BIT_ULL(event->hw.idx);
 		barrier();
 		cpuc->on[event->hw.idx] = NULL;
 		event->hw.idx = -1;
@@ -609,7 +627,9 @@ static void __init x86_pmu_announce(void)
 	pr_info("... max period:             %016llx\n", x86_pmu.max_period);
 	pr_info("... fixed-purpose events:   %u\n",
 		(unsigned int)hweight64(x86_pmu.fixed));
-	pr_info("... event mask:             %016llx\n", x86_all_counters());
+	/* The metrics show as one bit, their enable in the global control. */
+	pr_info("... event mask:             %016llx\n", x86_all_counters() |
+		(x86_pmu.metrics ? BIT_ULL(X86_PMC_METRIC) : 0));
 }
 
 /**

@@ -25,6 +25,14 @@
 #define X86_PMC_MAX		X86_PMC_IDX_MAX
 
 /*
+ * Intel's fixed counter 3, the topdown slots, and the pseudo-counters of
+ * the topdown metrics (intel/topdown.c), one a metric from bit 48, which
+ * have no register of their own.
+ */
+#define X86_PMC_SLOTS		(X86_PMC_FIXED + 3)
+#define X86_PMC_METRIC		INTEL_PMC_IDX_METRIC_BASE
+
+/*
  * In a set of counters an event may use: the event takes the counter it
  * gets and the one above it (AMD's large-increment events, whose carries
  * the odd counter of the pair counts).  Never a counter: X86_PMC_MAX
@@ -52,6 +60,7 @@ typedef u64 x86_cache_map_t[PERF_COUNT_HW_CACHE_MAX]
  * @width: bits in a counter
  * @gp: the general counters
  * @fixed: the fixed counters
+ * @metrics: the pseudo-counters of Intel's topdown metrics, or 0
  * @max_period: the longest period a counter can be loaded with
  * @evtsel: MSR of general counter 0's event select
  * @ctr: MSR of general counter 0
@@ -63,6 +72,7 @@ typedef u64 x86_cache_map_t[PERF_COUNT_HW_CACHE_MAX]
  *	event selects share (umask, edge, inv, cmask), which sysfs.c adds
  * @extra_format: the model's format/ files beyond @format, or NULL
  * @extra_events: events/ files beyond the generic ones, or NULL
+ * @topdown_events: the topdown events/ files (slots and metrics), or NULL
  * @extra_attrs: more attributes in the PMU's directory, or NULL
  * @hw_config: check a new event and fill in hw.config: 0 or -errno
  * @counters_for: the counters an event with this config may use
@@ -79,6 +89,10 @@ typedef u64 x86_cache_map_t[PERF_COUNT_HW_CACHE_MAX]
  * @events_mask_len: how many bits of @events_mask are defined
  * @guest_msrs: the MSRs to switch at VM entry and exit (guest.c), or
  *	NULL if there are none
+ * @topdown_update: x86_event_update() of an event on a topdown counter
+ *	(@metrics, and the slots counter while it counts for them: struct
+ *	x86_pmu_cpu's @topdown), or NULL without @metrics
+ * @topdown_set_period: x86_event_set_period() of such an event
  */
 struct x86_pmu {
 	const char		*name;
@@ -88,6 +102,7 @@ struct x86_pmu {
 	unsigned int		width;
 	u64			gp;
 	u64			fixed;
+	u64			metrics;
 	u64			max_period;
 	u32			evtsel;
 	u32			ctr;
@@ -98,6 +113,7 @@ struct x86_pmu {
 	struct attribute	**format;
 	struct attribute	**extra_format;
 	struct attribute	**extra_events;
+	struct attribute	**topdown_events;
 	struct attribute	**extra_attrs;
 
 	int	(*hw_config)(struct perf_event *event);
@@ -113,6 +129,8 @@ struct x86_pmu {
 	unsigned int		events_mask;
 	unsigned int		events_mask_len;
 	struct perf_guest_switch_msr *(*guest_msrs)(int *nr, void *data);
+	void	(*topdown_update)(struct perf_event *event);
+	void	(*topdown_set_period)(struct perf_event *event);
 };
 
 extern struct x86_pmu x86_pmu;
@@ -122,7 +140,8 @@ extern struct pmu x86_cpu_pmu;
  * The most events one CPU can have on its counters at once; more than
  * that can never fit.
  */
-#define X86_PMU_MAX_EVENTS	(INTEL_PMC_MAX_GENERIC + INTEL_PMC_MAX_FIXED)
+#define X86_PMU_MAX_EVENTS	(INTEL_PMC_MAX_GENERIC + INTEL_PMC_MAX_FIXED + \
+				 INTEL_TD_METRIC_NUM)
 
 /**
  * struct x86_pmu_cpu - one CPU's counters
@@ -133,6 +152,8 @@ extern struct pmu x86_cpu_pmu;
  * @placed: counters programmed for the event in @on
  * @running: counters of @placed that are counting
  * @used: counters that may hold a count user space must not see
+ * @topdown: the slots counter's bit while it counts for the topdown
+ *	metrics, from zero (intel/topdown.c); cleared as its event leaves
  * @pending: events were added since the counters were last placed
  * @enabled: the PMU is not inside perf_pmu_disable()
  *
@@ -150,6 +171,7 @@ struct x86_pmu_cpu {
 	u64			placed;
 	u64			running;
 	u64			used;
+	u64			topdown;
 	bool			pending;
 	bool			enabled;
 };
@@ -159,7 +181,7 @@ DECLARE_PER_CPU(unsigned long, x86_pmi_count);
 
 bool x86_assign_counters(const u64 *allowed, int n, int *assign);
 
-u64 x86_event_update(struct perf_event *event);
+void x86_event_update(struct perf_event *event);
 void x86_event_set_period(struct perf_event *event);
 void x86_pmu_stop(struct perf_event *event, int flags);
 void x86_enable_each(u64 running);

@@ -108,7 +108,10 @@ void perf_clear_dirty_counters(void)
 	int idx;
 
 	for_each_set_bit(idx, &stale, X86_PMC_MAX) {
-		if (idx >= X86_PMC_FIXED)
+		/* The metrics' one register (rdpmc reads it too). */
+		if (idx >= X86_PMC_METRIC)
+			wrmsrl(MSR_PERF_METRICS, 0);
+		else if (idx >= X86_PMC_FIXED)
 			wrmsrl(MSR_ARCH_PERFMON_FIXED_CTR0 + idx - X86_PMC_FIXED,
 			       0);
 		else

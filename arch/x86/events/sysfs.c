@@ -233,7 +233,7 @@ x86_attrs_join(struct attribute **const *lists, int n)
 int __init x86_pmu_sysfs_init(void)
 {
 	struct attribute **const events[] = {
-		x86_event_attrs, x86_pmu.extra_events,
+		x86_event_attrs, x86_pmu.extra_events, x86_pmu.topdown_events,
 	};
 	struct attribute **const format[] = {
 		x86_format_attrs, x86_pmu.format, x86_pmu.extra_format,

@@ -53,8 +53,13 @@
 /* The reference-cycles fixed counter has no general-counter event. */
 #define INTEL_REF_CYCLES	0x0300
 
+/* The topdown slots, fixed counter 3's pseudo-event (topdown.c). */
+#define INTEL_SLOTS		0x0400
+
 /* The event each fixed counter counts, by number. */
-static const u64 intel_fixed_events[] = { 0x00c0, 0x003c, INTEL_REF_CYCLES };
+static const u64 intel_fixed_events[] = {
+	0x00c0, 0x003c, INTEL_REF_CYCLES, INTEL_SLOTS,
+};
 
 /* The architectural events, by their bit in CPUID 0xA EBX. */
 static const struct intel_event_code intel_arch_events[] = {
@@ -178,7 +183,7 @@ static DEFINE_PER_CPU(struct intel_guest_cpu, intel_guest_cpu);
 static void intel_guest_note(struct perf_event *event, bool on)
 {
 	struct intel_guest_cpu *g = this_cpu_ptr(&intel_guest_cpu);
-	u64 bit = BIT_ULL(event->hw.idx);
+	u64 bit = intel_global_bits(BIT_ULL(event->hw.idx));
 
 	g->excl_host &= ~bit;
 	g->excl_guest &= ~bit;
@@ -191,7 +196,7 @@ static void intel_guest_note(struct perf_event *event, bool on)
 static struct perf_guest_switch_msr *intel_guest_msrs(int *nr, void *data)
 {
 	struct intel_guest_cpu *g = this_cpu_ptr(&intel_guest_cpu);
-	u64 running = this_cpu_ptr(&x86_pmu_cpu)->running;
+	u64 running = intel_global_bits(this_cpu_ptr(&x86_pmu_cpu)->running);
 
 	g->msrs[0].msr = MSR_CORE_PERF_GLOBAL_CTRL;
 	g->msrs[0].host = running & ~g->excl_host;
@@ -205,6 +210,9 @@ static void intel_enable(struct perf_event *event)
 	u64 config = event->hw.config, bits = INTEL_FIXED_PMI;
 	int n = event->hw.idx - X86_PMC_FIXED;
 
+	/* A metric has no control but the global one. */
+	if (event->hw.idx >= X86_PMC_METRIC)
+		return;
 	intel_guest_note(event, true);
 	if (n < 0) {
 		/*
@@ -229,6 +237,8 @@ static void intel_disable(struct perf_event *event)
 {
 	int n = event->hw.idx - X86_PMC_FIXED;
 
+	if (event->hw.idx >= X86_PMC_METRIC)
+		return;
 	intel_guest_note(event, false);
 	if (n < 0)
 		wrmsrl(x86_evtsel_msr(event->hw.idx), event->hw.config);
@@ -238,8 +248,8 @@ static void intel_disable(struct perf_event *event)
 
 static void intel_enable_all(u64 running)
 {
-	wrmsrl(MSR_CORE_PERF_GLOBAL_CTRL,
-	       running & ~this_cpu_read(intel_guest_cpu.excl_host));
+	wrmsrl(MSR_CORE_PERF_GLOBAL_CTRL, intel_global_bits(running) &
+	       ~this_cpu_read(intel_guest_cpu.excl_host));
 }
 
 static void intel_disable_all(u64 running)
@@ -252,8 +262,9 @@ static u64 intel_status(u64 running)
 	u64 status;
 
 	rdmsrl(MSR_CORE_PERF_GLOBAL_STATUS, status);
-	return status & (x86_all_counters() | INTEL_STATUS_OVF_BUF |
-			 INTEL_STATUS_COND_CHGD);
+	return status & (intel_global_bits(x86_all_counters() |
+					   x86_pmu.metrics) |
+			 INTEL_STATUS_OVF_BUF | INTEL_STATUS_COND_CHGD);
 }
 
 static void intel_ack(u64 status)
@@ -295,14 +306,17 @@ static void intel_reset(void)
 	}
 	if (x86_pmu.version >= 2) {
 		wrmsrl(MSR_CORE_PERF_GLOBAL_OVF_CTRL,
-		       x86_all_counters() | INTEL_STATUS_OVF_BUF |
-		       INTEL_STATUS_COND_CHGD);
+		       intel_global_bits(x86_all_counters() | x86_pmu.metrics) |
+		       INTEL_STATUS_OVF_BUF | INTEL_STATUS_COND_CHGD);
 		intel_set_freeze_on_smi(NULL);
+		intel_topdown_reset();
 	}
 }
 
 static u32 intel_rdpmc_index(int idx)
 {
+	if (idx >= X86_PMC_METRIC)
+		return INTEL_PMC_FIXED_RDPMC_METRICS;
 	if (idx >= X86_PMC_FIXED)
 		return INTEL_PMC_FIXED_RDPMC_BASE | (idx - X86_PMC_FIXED);
 	return idx;
@@ -343,9 +357,12 @@ static u64 intel_counters_for(u64 config)
 {
 	u64 code = config & (ARCH_PERFMON_EVENTSEL_EVENT |
 			     ARCH_PERFMON_EVENTSEL_UMASK);
-	u64 counters = intel_model_counters(config);
+	u64 counters;
 	int n;
 
+	if (x86_pmu.metrics && intel_is_metric(config))
+		return intel_metric_counter(config);
+	counters = intel_model_counters(config);
 	for (n = 0; n < ARRAY_SIZE(intel_fixed_events); n++) {
 		if (code != intel_fixed_events[n] ||
 		    !(x86_pmu.fixed & BIT_ULL(X86_PMC_FIXED + n)))
@@ -398,6 +415,11 @@ static int intel_hw_config(struct perf_event *event)
 	ret = intel_check_extra_msr(event->hw.config);
 	if (ret)
 		return ret;
+	if (x86_pmu.metrics && intel_is_metric(event->hw.config)) {
+		ret = intel_topdown_check(event);
+		if (ret)
+			return ret;
+	}
 	/* No last-branch records here. */
 	if (attr->sample_type & PERF_SAMPLE_BRANCH_STACK)
 		return perf_refuse(-EOPNOTSUPP,
@@ -685,6 +707,8 @@ int __init intel_pmu_probe(void)
 		x86_pmu.ctr = MSR_IA32_PMC0;
 		x86_pmu.max_period = GENMASK_ULL(x86_pmu.width - 2, 0);
 	}
+	if (intel_model)
+		intel_topdown_init(intel_model->metrics, caps);
 	pr_info("Performance Events: %s, %s%s%s PMU driver.\n", x86_pmu.name,
 		x86_pmu.version >= 5 && edx.split.anythread_deprecated ?
 		"AnyThread deprecated, " : "",

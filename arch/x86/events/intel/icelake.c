@@ -2,9 +2,8 @@
 /*
  * The Ice Lake and Sapphire Rapids core PMUs: Ice Lake client and server,
  * Tiger Lake and Rocket Lake; Sapphire Rapids and Emerald Rapids
- * (architectural perfmon version 5, eight general counters; fixed
- * counter 3, the issue slots, and the topdown metrics come with their
- * emulation).
+ * (architectural perfmon version 5, eight general counters, fixed
+ * counter 3 for the issue slots and the topdown metrics of topdown.c).
  *
  * Event codes from Intel's event lists for the two microarchitectures,
  * checked against what Linux 6.1 programs for the same generic events
@@ -118,9 +117,9 @@ static const x86_cache_map_t spr_cache_map = {
  * Most events count on the first four general counters only.  First the
  * exceptions: CYCLE_ACTIVITY's stall counts on any counter,
  * INST_RETIRED.PREC_DIST also on fixed counter 0 (its pseudo-event
- * 0x0100 only there); then the pseudo-events of the slots counter and
- * of the topdown metrics, which need fixed counter 3 and PERF_METRICS
- * (not there yet: refused).
+ * 0x0100 only there); then the slots, fixed counter 3's alone, and
+ * the topdown metrics, refused here: where IA32_PERF_METRICS is, they
+ * are topdown.c's.
  */
 static const struct intel_constraint icl_constraints[] = {
 	INTEL_UMASK_ON(0x04a3, 0xff),
@@ -128,7 +127,7 @@ static const struct intel_constraint icl_constraints[] = {
 	INTEL_UMASK_ON(0x14a3, 0xff),
 	INTEL_UMASK_ON(0x01c0, 0xff | INTEL_FIXED(0)),
 	INTEL_UMASK_ON(0x0100, INTEL_FIXED(0)),
-	INTEL_UMASK_ON(0x0400, 0),
+	INTEL_UMASK_ON(0x0400, INTEL_FIXED(3)),
 	INTEL_UMASK_ON(0x8000, 0),
 	INTEL_UMASK_ON(0x8100, 0),
 	INTEL_UMASK_ON(0x8200, 0),
@@ -147,12 +146,11 @@ static const struct intel_constraint icl_constraints[] = {
 
 /*
  * Sapphire Rapids: most events on the first four general counters too,
- * a few on the first alone; the level-two topdown metrics are refused
- * with the first level's.
+ * a few on the first alone; eight topdown metrics, two levels.
  */
 static const struct intel_constraint spr_constraints[] = {
 	INTEL_UMASK_ON(0x0100, INTEL_FIXED(0)),
-	INTEL_UMASK_ON(0x0400, 0),
+	INTEL_UMASK_ON(0x0400, INTEL_FIXED(3)),
 	INTEL_UMASK_ON(0x8000, 0),
 	INTEL_UMASK_ON(0x8100, 0),
 	INTEL_UMASK_ON(0x8200, 0),
@@ -208,6 +206,7 @@ const struct intel_model intel_icelake = {
 	.extra_msrs	= icl_extra_msrs,
 	.n_extra_msrs	= ARRAY_SIZE(icl_extra_msrs),
 	.format_attrs	= intel_frontend_format,
+	.metrics	= 4,
 };
 
 const struct intel_model intel_sapphirerapids = {
@@ -219,4 +218,5 @@ const struct intel_model intel_sapphirerapids = {
 	.extra_msrs	= spr_extra_msrs,
 	.n_extra_msrs	= ARRAY_SIZE(spr_extra_msrs),
 	.format_attrs	= intel_frontend_format,
+	.metrics	= 8,
 };

@@ -87,6 +87,8 @@ struct intel_extra_msr {
  *	NULL-terminated, or NULL
  * @event_attrs: events/ files beyond the generic ones, NULL-terminated,
  *	or NULL
+ * @metrics: the topdown metrics IA32_PERF_METRICS has (4 or 8; 0 for
+ *	none), where IA32_PERF_CAPABILITIES says it is there (topdown.c)
  */
 struct intel_model {
 	const char			*name;
@@ -101,6 +103,7 @@ struct intel_model {
 	unsigned int			n_extra_msrs;
 	struct attribute		**format_attrs;
 	struct attribute		**event_attrs;
+	unsigned int			metrics;
 };
 
 /*
@@ -110,6 +113,14 @@ struct intel_model {
 extern struct attribute *intel_offcore_format[];
 extern struct attribute *intel_ldlat_format[];
 extern struct attribute *intel_frontend_format[];
+
+/* Topdown slots and metrics, from Ice Lake (topdown.c). */
+bool intel_is_metric(u64 config);
+u64 intel_metric_counter(u64 config);
+int intel_topdown_check(struct perf_event *event);
+u64 intel_global_bits(u64 counters);
+void intel_topdown_reset(void);
+void intel_topdown_init(unsigned int metrics, u64 caps);
 
 /* The topdown events of Sandy Bridge to Broadwell (sandybridge.c). */
 extern struct attribute *intel_snb_topdown_events[];

@@ -20,9 +20,9 @@ static const struct intel_model * const models[] = {
 	&intel_gracemont,
 };
 
-/* Eight general counters and three fixed ones at most, today. */
+/* Eight general counters and four fixed ones at most, today. */
 #define ANY_COUNTER	(GENMASK_ULL(7, 0) | INTEL_FIXED(0) |		\
-			 INTEL_FIXED(1) | INTEL_FIXED(2))
+			 INTEL_FIXED(1) | INTEL_FIXED(2) | INTEL_FIXED(3))
 
 /* Whether @code is something an event select can hold. */
 static bool is_event_select(u64 code)
@@ -133,12 +133,48 @@ static void model_extra_msrs(struct kunit *test)
 	}
 }
 
+/*
+ * The topdown metrics of this CPU (topdown.c): none of the pseudo-events
+ * is a metric without them; with them, each of the model's is, on a
+ * pseudo-counter of its own, which the global control shows as bit 48,
+ * and the one after the last is an ordinary event.
+ */
+static void model_topdown(struct kunit *test)
+{
+	unsigned int n = hweight64(x86_pmu.metrics), i;
+	u64 all = 0, config;
+
+	for (i = 0; i < ARRAY_SIZE(models); i++)
+		KUNIT_EXPECT_TRUE_MSG(test, !models[i]->metrics ||
+				      models[i]->metrics == 4 ||
+				      models[i]->metrics == 8,
+				      "%s", models[i]->name);
+	KUNIT_EXPECT_EQ(test, intel_global_bits(0xfULL), 0xfULL);
+	for (i = 0; i <= INTEL_TD_METRIC_NUM; i++) {
+		config = 0x8000 + (i << 8);
+		KUNIT_EXPECT_EQ_MSG(test, intel_is_metric(config), i < n,
+				    "%#llx", config);
+		/* A qualifier or an event select byte: not a metric. */
+		KUNIT_EXPECT_FALSE(test, intel_is_metric(config | 0x3c));
+		if (i < n)
+			all |= intel_metric_counter(config | 0x130000);
+	}
+	KUNIT_EXPECT_EQ(test, all, x86_pmu.metrics);
+	if (!n)
+		return;
+	KUNIT_EXPECT_EQ(test, intel_metric_counter(0x8000),
+			BIT_ULL(X86_PMC_METRIC));
+	KUNIT_EXPECT_EQ(test, intel_global_bits(x86_pmu.metrics | 0xfULL),
+			BIT_ULL(X86_PMC_METRIC) | 0xfULL);
+}
+
 static struct kunit_case intel_model_cases[] = {
 	KUNIT_CASE(model_names),
 	KUNIT_CASE(model_events),
 	KUNIT_CASE(model_cache_maps),
 	KUNIT_CASE(model_constraints),
 	KUNIT_CASE(model_extra_msrs),
+	KUNIT_CASE(model_topdown),
 	{}
 };
 

@@ -61,6 +61,21 @@ static inline enum hw_vendor hw_vendor(void)
 }
 
 /*
+ * Whether the CPU is QEMU's TCG (hypervisor signature "TCGTCGTCGTCG"):
+ * the harness's emulated PMU, whose model of the pipeline is simpler
+ * than silicon's and which tests may hold to it.
+ */
+static inline bool hw_emulated_pmu(void)
+{
+	unsigned int eax, ebx, ecx, edx;
+
+	if (!__get_cpuid(1, &eax, &ebx, &ecx, &edx) || !(ecx & (1U << 31)))
+		return false;
+	__cpuid(0x40000000, eax, ebx, ecx, edx);
+	return ebx == 0x54474354 && ecx == 0x43544743 && edx == 0x47435447;
+}
+
+/*
  * The number of general-purpose counters the CPU describes: CPUID 0xA
  * EAX[15:8] on Intel; on AMD CPUID 0x80000022 EBX[3:0] with PerfMonV2,
  * else six with the core counter extension (CPUID 0x80000001 ECX[23]),

@@ -9,8 +9,10 @@
 # events than there are counters, whose counts it scales by the share
 # of the time each was on a counter; perf record of instructions:u
 # every 10007 and perf report, which names the function of three
-# quarters of the work.  Skipped where there is no hardware PMU or perf
-# is not installed.
+# quarters of the work; where the CPU has topdown metrics (Ice Lake on),
+# perf stat of a group of the slots and the four level-1 metrics, whose
+# counts add up to the slots.  Skipped where there is no hardware PMU or
+# perf is not installed.
 
 dir=$(dirname "$0")
 . "$dir/perf_tap.sh"
@@ -18,8 +20,8 @@ workload=$dir/hw_loop_workload
 
 tap_require perf
 [ -d /sys/bus/event_source/devices/cpu ] ||
-	tap_skip_each 4 "no hardware PMU (no /sys/bus/event_source/devices/cpu)"
-tap_plan 4
+	tap_skip_each 5 "no hardware PMU (no /sys/bus/event_source/devices/cpu)"
+tap_plan 5
 
 tmp=/tmp/perf_stat_hw_test.$$
 mkdir -p "$tmp"
@@ -117,6 +119,25 @@ fi
 echo 25 >$pct && echo "$old_rate" >$rate && echo "$old_pct" >$pct
 check $ok "perf report names the hot function of a profile" \
 	"$tmp/rec.out" "$tmp/report" "$tmp/report.err"
+
+# 5: the topdown group, as perf stat --topdown opens it: the slots lead,
+# and each metric counts its share of them, rounded down at every read
+# and every context switch (so within a percent of them).
+if [ ! -f /sys/bus/event_source/devices/cpu/events/slots ]; then
+	tap_n=$((tap_n + 1))
+	echo "ok $tap_n # SKIP no topdown metrics (no cpu/events/slots)"
+else
+	td=topdown-retiring,topdown-bad-spec,topdown-fe-bound,topdown-be-bound
+	stat_run "{slots,$td}" loop $n2
+	awk -F, '$3 == "slots" { slots = $1 }
+		 $3 ~ /^topdown-/ { n++; sum += $1; if ($1 !~ /^[0-9]+$/) bad++ }
+		 $3 == "topdown-retiring" { ret = $1 }
+		 END { printf "# slots %d, metrics %d, retiring %d\n", slots, sum, ret
+		       exit !(n == 4 && !bad && ret > 0 && sum <= slots &&
+			      sum >= slots * 0.99) }' "$tmp/stat"
+	check $? "perf stat counts topdown metrics that add up to the slots" \
+		"$tmp/stat"
+fi
 
 rm -rf "$tmp"
 tap_exit
