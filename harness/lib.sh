@@ -81,12 +81,13 @@ qemu_configure() {
 #   zen1     AMD family 17h (Zen 1 to 3 are alike to 6.1): 6 counters,
 #            no PerfMonV2
 #   zen4     AMD family 19h model 61h: 6 counters with PerfMonV2
+#   hygon    Hygon Dhyana (family 18h), which 6.1 runs as Zen: 6
+#            counters, no PerfMonV2
 # (The hybrid Alder Lake comes with the emulation of per-vCPU core
-# types; Hygon's family 18h, which 6.1 runs as Zen, with an emulation
-# that takes its vendor for AMD's.)
+# types.)
 PMU_MODELS='core core2 nehalem westmere bonnell silvermont goldmont
 goldmontplus tremont gracemont sandybridge ivybridge haswell broadwell
-knl skylake icelake sapphirerapids fam15h zen1 zen4'
+knl skylake icelake sapphirerapids fam15h zen1 zen4 hygon'
 pmu_cpu() {
 	local i="max,vendor=GenuineIntel,family=6,pmu=on"
 	local a="max,vendor=AuthenticAMD,pmu=on"
@@ -95,6 +96,9 @@ pmu_cpu() {
 	local nofw="pmu-full-width=off"
 	local atom="pmu-atom=on"
 	local td="pmu-fixed-counters=4"
+	# What Dhyana's model has and TCG does not (QEMU warns of each).
+	local notcg="-rdseed,-fxsr-opt,-misalignsse,-3dnowprefetch,-osvw"
+	notcg="$notcg,-topoext,-ibpb,-nrip-save,-xsavec"
 	case "$1" in
 	intel) echo "$i,model=48,stepping=1" ;;
 	skylake) echo "$i,model=94,stepping=3" ;;
@@ -121,6 +125,7 @@ pmu_cpu() {
 	fam15h) echo "$a,family=21,model=1,stepping=2,$old" ;;
 	zen1) echo "$a,family=23,model=1,stepping=1,$old" ;;
 	zen4) echo "$a,family=25,model=97,stepping=2,$v2" ;;
+	hygon) echo "Dhyana,pmu=on,$old,$notcg" ;;
 	*) echo "PMU must be one of intel, skylake, amd, zen, none, $(echo $PMU_MODELS | sed 's/ /, /g'), not '$1'" >&2; exit 2 ;;
 	esac
 }

@@ -86,6 +86,12 @@ static bool vendor_is(const char *name)
 	return !strcmp(v, name);
 }
 
+/* AMD's counters: on AMD's CPUs and on Hygon's, which are AMD's Zen. */
+static bool amd_pmu(void)
+{
+	return vendor_is("AuthenticAMD") || vendor_is("HygonGenuine");
+}
+
 /* The architectural PMU version of an Intel CPU, 0 if none. */
 static int intel_pmu_version(void)
 {
@@ -111,7 +117,7 @@ static bool amd_perfmon_v2(void)
 {
 	unsigned int eax, ebx, ecx, edx;
 
-	if (!vendor_is("AuthenticAMD") ||
+	if (!amd_pmu() ||
 	    __get_cpuid_max(0x80000000, NULL) < 0x80000022)
 		return false;
 	__cpuid(0x80000022, eax, ebx, ecx, edx);
@@ -433,7 +439,7 @@ TEST_F(regs, amd_absent_registers_fault)
 	__u64 val;
 
 	NEED_REGS();
-	if (!vendor_is("AuthenticAMD"))
+	if (!amd_pmu())
 		SKIP(return, "not an AMD PMU");
 	__cpuid(0x80000001, eax, ebx, ecx, edx);
 	ext = ecx & (1U << 23);

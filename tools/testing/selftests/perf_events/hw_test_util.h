@@ -57,6 +57,9 @@ static inline enum hw_vendor hw_vendor(void)
 		return HW_VENDOR_INTEL;
 	if (ebx == 0x68747541 && edx == 0x69746e65 && ecx == 0x444d4163)
 		return HW_VENDOR_AMD;
+	/* "HygonGenuine": AMD's Zen, and its PMU, by another name. */
+	if (ebx == 0x6f677948 && edx == 0x6e65476e && ecx == 0x656e6975)
+		return HW_VENDOR_AMD;
 	return HW_VENDOR_OTHER;
 }
 
