@@ -17,7 +17,8 @@
  * The events, by CPU (Intel SDM vol. 3B, "Performance-Monitoring
  * Events"; AMD's PPR of family 17h and BKDG of family 15h):
  * BR_INST_RETIRED (0xc4) unit masks on Intel cores from Nehalem
- * (CONDITIONAL 0x01, NEAR_CALL 0x02, from Sandy Bridge NEAR_RETURN 0x08)
+ * (CONDITIONAL 0x01, from Ice Lake, perfmon version 5, COND 0x11;
+ * NEAR_CALL 0x02, from Sandy Bridge NEAR_RETURN 0x08)
  * and on Atoms from Silvermont and the Xeon Phis built on them (JCC
  * 0x7e, CALL 0xf9, RETURN 0xf7); on
  * AMD retired near returns (0xc8) and from family 17h retired
@@ -129,7 +130,8 @@ static void kind_events(__u64 config[KINDS])
 			config[RET] = 0xf7c4;
 			return;
 		}
-		config[COND] = 0x01c4;
+		/* From Ice Lake (version 5) 0x01 counts the taken ones only. */
+		config[COND] = (eax & 0xff) >= 5 ? 0x11c4 : 0x01c4;
 		config[CALL] = 0x02c4;
 		if (!listed(nehalem_models, sizeof(nehalem_models), model))
 			config[RET] = 0x08c4;
