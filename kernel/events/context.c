@@ -120,14 +120,25 @@ static u64 event_clock(struct perf_event *event)
 }
 
 /*
- * Bring an event's times up to the context clock; ctx->lock held.  A
- * group member is only as enabled as its leader: while the leader is off,
- * so is the member's time.
+ * The state an event's times follow: a group member is only as enabled
+ * as its leader, so while the leader is off (or in error, or gone) the
+ * member's time is too.  Otherwise its own: while a group goes on or off
+ * the PMU one event after the other, a member that is still running
+ * runs, whatever its leader already is.
  */
+static enum perf_event_state event_time_state(struct perf_event *event)
+{
+	enum perf_event_state leader = READ_ONCE(event->group_leader->state);
+
+	if (leader < PERF_EVENT_STATE_INACTIVE)
+		return min(leader, READ_ONCE(event->state));
+	return READ_ONCE(event->state);
+}
+
+/* Bring an event's times up to the context clock; ctx->lock held. */
 static void event_update_time(struct perf_event *event)
 {
-	enum perf_event_state state = min(event->state,
-					  event->group_leader->state);
+	enum perf_event_state state = event_time_state(event);
 	u64 now = event_clock(event);
 	u64 delta = now - event->tstamp;
 
@@ -713,8 +724,7 @@ void perf_event_times_now(struct perf_event *event, u64 *enabled,
 	/* Not yet in a context: no time has passed. */
 	if (!ctx)
 		return;
-	state = min(READ_ONCE(event->state),
-		    READ_ONCE(event->group_leader->state));
+	state = event_time_state(event);
 	if (perf_is_cgroup_event(event)) {
 		now = perf_cgroup_event_time_now(event);
 	} else {

@@ -15,7 +15,8 @@
  * act on the whole group, whichever member it is given to.  Disabling the
  * leader alone stops the group, times included, but its members stay
  * enabled and start again with the leader.  Closing the leader leaves each
- * member a group of its own that keeps counting.
+ * member a group of its own that keeps counting.  A member's own times
+ * are its leader's.
  *
  * Last, the groups perf_event_open(2) refuses with EINVAL: a group_fd that
  * is a member, a pinned or exclusive member, a member on another CPU than
@@ -511,6 +512,37 @@ TEST_F(ops, disable_leader_stops_group)
 	EXPECT_LE(ma.value + TOUCH_PAGES, mb.value);
 	EXPECT_LT(ma.enabled, mb.enabled);
 	EXPECT_LT(ma.running, mb.running);
+}
+
+/*
+ * A member runs exactly while its leader runs: as the group goes off the
+ * CPU at each context switch, leader first, the member is still running
+ * until it goes too.  Its own times, read alone, are the leader's.
+ */
+TEST(member_times_are_the_leaders)
+{
+	struct value_times l, m;
+	int leader, member;
+
+	leader = sw_event_open(PERF_COUNT_SW_TASK_CLOCK, RF_TIMES, true, 0, -1);
+	ASSERT_LE(0, leader);
+	member = sw_event_open_group(PERF_COUNT_SW_CONTEXT_SWITCHES, RF_TIMES,
+				     false, 0, -1, leader);
+	ASSERT_LE(0, member);
+	ASSERT_EQ(0, ioctl(leader, PERF_EVENT_IOC_ENABLE, 0));
+	switch_out(NR_SLEEPS);
+	spin_cpu_ns(NSEC_PER_MSEC);
+	ASSERT_EQ(0, ioctl(leader, PERF_EVENT_IOC_DISABLE, 0));
+	ASSERT_EQ(0, read_value_times(leader, &l));
+	ASSERT_EQ(0, read_value_times(member, &m));
+	EXPECT_LE(NR_SLEEPS, m.value);
+	EXPECT_LT(0, l.running);
+	EXPECT_EQ(l.enabled, m.enabled);
+	EXPECT_EQ(l.running, m.running)
+		TH_LOG("leader ran %llu of %llu ns, member %llu of %llu",
+		       l.running, l.enabled, m.running, m.enabled);
+	close(member);
+	close(leader);
 }
 
 /*

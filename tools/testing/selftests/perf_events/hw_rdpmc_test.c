@@ -13,11 +13,17 @@
  *    AMD counters alike);
  *  - the count read with rdpmc grows and trails read() right after by
  *    no more than the few instructions in between;
- *  - a disabled event has index 0.
+ *  - a disabled event has index 0;
+ *  - groups opened, enabled and read afresh again and again, as PAPI
+ *    measures, read right with rdpmc and the page's times (a member's
+ *    running time once lagged its enabled time, and the reader's scaling
+ *    made of 20000 branches a million).
  *
  * Skipped where there is no hardware PMU.
  */
 #define _GNU_SOURCE
+#include <sys/mman.h>
+#include <x86intrin.h>
 
 #include "perf_test_util.h"
 #include "hw_test_util.h"
@@ -190,6 +196,101 @@ TEST_F(rdpmc, disabled_has_no_index)
 	EXPECT_EQ(-1, user_read(self->pc[0], &count));
 	ASSERT_EQ(0, ioctl(self->fd[0], PERF_EVENT_IOC_ENABLE, 0));
 	EXPECT_NE(0, self->pc[0]->index);
+}
+
+/*
+ * The whole protocol of the man page, times too: the count, and the
+ * enabled and running times brought up to the moment of the read with
+ * the TSC (cap_user_time), as PAPI reads its counters.  -1 if the event
+ * has no counter now.
+ */
+static int user_read_times(struct perf_event_mmap_page *pc, __u64 *count,
+			   __u64 *enabled, __u64 *running)
+{
+	__u64 cyc = 0, offset, en, ru, delta = 0, quot, rem, pmc;
+	__u32 seq, idx, width, mult = 0, shift = 0;
+	__u64 time_offset = 0;
+
+	do {
+		seq = pc->lock;
+		barrier();
+		en = pc->time_enabled;
+		ru = pc->time_running;
+		if (pc->cap_user_time && en != ru) {
+			cyc = __rdtsc();
+			mult = pc->time_mult;
+			shift = pc->time_shift;
+			time_offset = pc->time_offset;
+		}
+		idx = pc->index;
+		offset = pc->offset;
+		if (pc->cap_user_rdpmc && idx) {
+			width = pc->pmc_width;
+			pmc = rdpmc(idx - 1) << (64 - width);
+			offset += (__s64)pmc >> (64 - width);
+		}
+		barrier();
+	} while (pc->lock != seq);
+	if (en != ru && mult) {
+		quot = cyc >> shift;
+		rem = cyc & ((1ULL << shift) - 1);
+		delta = time_offset + quot * mult + ((rem * mult) >> shift);
+	}
+	*enabled = en + delta;
+	*running = ru + (idx ? delta : 0);
+	*count = offset;
+	return idx ? 0 : -1;
+}
+
+/*
+ * A group opened, reset and enabled afresh, again and again, as PAPI
+ * does for each measurement (the leader disabled, the member enabled
+ * with it): the member's rdpmc read, scaled by its times as a reader
+ * must when they differ, is its count, within what ran after it.
+ */
+TEST(fresh_groups_read_right)
+{
+	__u64 count, en, ru, scaled, r;
+	struct perf_event_mmap_page *pc;
+	long page = getpagesize();
+	int fd[2], i, round;
+
+	HW_SKIP_WITHOUT_PMU();
+	for (round = 0; round < 200; round++) {
+		fd[0] = hw_open_group(PERF_TYPE_HARDWARE,
+				      PERF_COUNT_HW_INSTRUCTIONS, 0, -1);
+		ASSERT_LE(0, fd[0]);
+		fd[1] = hw_open_group(PERF_TYPE_HARDWARE,
+				      PERF_COUNT_HW_BRANCH_INSTRUCTIONS, 0, fd[0]);
+		ASSERT_LE(0, fd[1]);
+		pc = mmap(NULL, page, PROT_READ, MAP_SHARED, fd[1], 0);
+		ASSERT_NE(MAP_FAILED, pc);
+		for (i = 0; i < 2; i++)
+			ASSERT_EQ(0, ioctl(fd[i], PERF_EVENT_IOC_RESET, 0));
+		ASSERT_EQ(0, ioctl(fd[0], PERF_EVENT_IOC_ENABLE, 0));
+		hw_loop(20000);
+		if (user_read_times(pc, &count, &en, &ru)) {
+			/* Not on a counter just now: nothing to check. */
+			count = 0;
+			en = 1;
+			ru = 1;
+		}
+		ASSERT_EQ(0, ioctl(fd[0], PERF_EVENT_IOC_DISABLE, 0));
+		ASSERT_EQ(0, read_value(fd[1], &r));
+		scaled = ru ? count * (double)en / ru : count;
+		EXPECT_GE(r, scaled) {
+			TH_LOG("round %d: rdpmc %llu enabled %llu running %llu, read() %llu",
+			       round, count, en, ru, r);
+			TH_LOG("page: enabled %llu running %llu offset %lld index %u",
+			       pc->time_enabled, pc->time_running,
+			       (long long)pc->offset, pc->index);
+		}
+		munmap(pc, page);
+		close(fd[1]);
+		close(fd[0]);
+		if (scaled > r)
+			break;
+	}
 }
 
 TEST_HARNESS_MAIN
