@@ -152,6 +152,11 @@ static void topdown_fold(struct x86_pmu_cpu *cpuc, struct perf_event *also)
 
 	if (in_nmi() && this_cpu_read(topdown_folding))
 		return;
+	/* Metrics without their slots: no share means anything. */
+	if (!slots) {
+		topdown_zero(NULL);
+		return;
+	}
 	this_cpu_write(topdown_folding, true);
 	barrier();
 
@@ -160,8 +165,7 @@ static void topdown_fold(struct x86_pmu_cpu *cpuc, struct perf_event *also)
 	rdmsrl(MSR_ARCH_PERFMON_FIXED_CTR0 + X86_PMC_SLOTS - X86_PMC_FIXED,
 	       count);
 	rdmsrl(MSR_PERF_METRICS, shares);
-	if (slots)
-		count = (count - local64_read(&slots->hw.prev_count)) & mask;
+	count = (count - local64_read(&slots->hw.prev_count)) & mask;
 	for_each_set_bit(idx, &bits, X86_PMC_MAX) {
 		metric = cpuc->on[idx];
 		if (!metric)
@@ -171,8 +175,7 @@ static void topdown_fold(struct x86_pmu_cpu *cpuc, struct perf_event *also)
 					    0xff, SHARE_WHOLE),
 			    &metric->count);
 	}
-	if (slots)
-		local64_add(count, &slots->count);
+	local64_add(count, &slots->count);
 	topdown_zero(slots);
 
 	barrier();
