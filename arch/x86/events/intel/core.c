@@ -183,7 +183,7 @@ static DEFINE_PER_CPU(struct intel_guest_cpu, intel_guest_cpu);
 static void intel_guest_note(struct perf_event *event, bool on)
 {
 	struct intel_guest_cpu *g = this_cpu_ptr(&intel_guest_cpu);
-	u64 bit = intel_global_bits(BIT_ULL(event->hw.idx));
+	u64 bit = BIT_ULL(event->hw.idx);
 
 	g->excl_host &= ~bit;
 	g->excl_guest &= ~bit;
@@ -360,7 +360,7 @@ static u64 intel_counters_for(u64 config)
 	u64 counters;
 	int n;
 
-	if (x86_pmu.metrics && intel_is_metric(config))
+	if (intel_is_metric(config))
 		return intel_metric_counter(config);
 	counters = intel_model_counters(config);
 	for (n = 0; n < ARRAY_SIZE(intel_fixed_events); n++) {
@@ -415,7 +415,7 @@ static int intel_hw_config(struct perf_event *event)
 	ret = intel_check_extra_msr(event->hw.config);
 	if (ret)
 		return ret;
-	if (x86_pmu.metrics && intel_is_metric(event->hw.config)) {
+	if (intel_is_metric(event->hw.config)) {
 		ret = intel_topdown_check(event);
 		if (ret)
 			return ret;
