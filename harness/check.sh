@@ -46,13 +46,21 @@ fi
 
 # A CPU model's own events (hw_branch_kind_test, hw_amd_pair_test,
 # hw_model_test, ...) and rr and PAPI, which know the model, with the other
-# hardware tests: kernel $1 on the skylake flavour, then on zen with
+# hardware tests: kernel $1 on a hybrid, alderlake (its cpu_core and
+# cpu_atom PMUs: hw_hybrid_test; the tests of the cpu PMU skip), on the
+# skylake flavour, then on zen with
 # KVM's virtual PMU in a nested guest too, and the hardware tests and rr
 # on a modern Intel model, icelake (eight counters, topdown; PAPI's
 # library does not take it for an Ice Lake, on either kernel) (logs:
-# build/$1/console-skylake.log, console-zen.log, console-icelake.log).
+# build/$1/console-skylake.log, console-zen.log, console-icelake.log,
+# console-alderlake.log).
 models_and_kvm() {
 	local k=$1
+	HARNESS_TESTS=$PMU_TESTS "$ROOT/harness/build.sh" "$k"
+	log "booting the $k kernel (PMU=alderlake, a hybrid, hardware tests)"
+	PMU=alderlake "$ROOT/harness/boot.sh" "$k" check
+	report "$k" "$k kernel, PMU=alderlake (hybrid), hardware tests"
+	keep_logs "$k" alderlake
 	HARNESS_TESTS="$PMU_TESTS rr_test.sh" "$ROOT/harness/build.sh" "$k"
 	log "booting the $k kernel (PMU=icelake, hardware tests and rr)"
 	PMU=icelake "$ROOT/harness/boot.sh" "$k" check

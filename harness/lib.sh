@@ -83,14 +83,14 @@ qemu_configure() {
 #   zen4     AMD family 19h model 61h: 6 counters with PerfMonV2
 #   hygon    Hygon Dhyana (family 18h), which 6.1 runs as Zen: 6
 #            counters, no PerfMonV2
-# Emulated but not among PMU_MODELS yet (our driver has no hybrid PMUs):
 #   alderlake Alder Lake (0x97), hybrid: vCPU 0 a big core (8 gp, 4
-#            fixed, perf metrics), the last vCPU an Atom core (6 gp, 3
-#            fixed); CPUID 0xA gives 6 and 3 on both (QEMU patch 11).
-#            6.1 registers cpu_core and cpu_atom on it.
+#            fixed, perf metrics, 8 as Golden Cove has them), the last
+#            vCPU an Atom core (6 gp, 3 fixed); CPUID 0xA gives 6 and 3
+#            on both (QEMU patch 11).  Both kernels register cpu_core
+#            and cpu_atom on it in place of cpu.
 PMU_MODELS='core core2 nehalem westmere bonnell silvermont goldmont
 goldmontplus tremont gracemont sandybridge ivybridge haswell broadwell
-knl skylake icelake sapphirerapids fam15h zen1 zen4 hygon'
+knl skylake icelake sapphirerapids alderlake fam15h zen1 zen4 hygon'
 pmu_cpu() {
 	local i="max,vendor=GenuineIntel,family=6,pmu=on"
 	local a="max,vendor=AuthenticAMD,pmu=on"
@@ -125,7 +125,7 @@ pmu_cpu() {
 	knl) echo "$i,model=87,stepping=1,pmu-version=3,pmu-gp-counters=2,pmu-width=40,$atom" ;;
 	icelake) echo "$i,model=126,stepping=5,pmu-version=5,pmu-gp-counters=8,$td,pmu-perf-metrics=4,pmu-slots-width=5" ;;
 	sapphirerapids) echo "$i,model=143,stepping=8,pmu-version=5,pmu-gp-counters=8,$td,pmu-perf-metrics=8,pmu-slots-width=6" ;;
-	alderlake) echo "$i,model=151,stepping=2,pmu-version=5,pmu-gp-counters=8,$td,pmu-perf-metrics=4,pmu-slots-width=6,pmu-hybrid-atoms=1" ;;
+	alderlake) echo "$i,model=151,stepping=2,pmu-version=5,pmu-gp-counters=8,$td,pmu-perf-metrics=8,pmu-slots-width=6,pmu-hybrid-atoms=1" ;;
 	fam15h) echo "$a,family=21,model=1,stepping=2,$old" ;;
 	zen1) echo "$a,family=23,model=1,stepping=1,$old" ;;
 	zen4) echo "$a,family=25,model=97,stepping=2,$v2" ;;

@@ -28,18 +28,27 @@ raw="-r 0"
 # The boot line (6.1 prints it in pieces, which another CPU's message
 # may split into two records: the piece that ends it is kept too), the
 # cpu PMU's sysfs files (but caps/gp_counters and
-# caps/fixed_counters, our documented extension), then the map.
+# caps/fixed_counters, our documented extension), then the map; on a
+# hybrid, the files and map of each kind's PMU, cpu_core and cpu_atom
+# (their lines name them).
 # shellcheck disable=SC2016
 cmd='dmesg | sed -n "s/^\[[^]]*\] \(Performance Events: \|.*PMU driver\.$\)/BOOT &/p"; '
 # shellcheck disable=SC2016
-cmd="$cmd"'cd /sys/bus/event_source/devices/cpu && '
+cmd="$cmd"'for p in cpu cpu_core cpu_atom; do '
 # shellcheck disable=SC2016
-cmd="$cmd"'for f in format/* events/* caps/* type rdpmc freeze_on_smi; do '
+cmd="$cmd"'cd /sys/bus/event_source/devices/$p 2>/dev/null || continue; '
+# shellcheck disable=SC2016
+cmd="$cmd"'pre=$p/; [ $p = cpu ] && pre=; '
+# shellcheck disable=SC2016
+cmd="$cmd"'for f in format/* events/* caps/* type rdpmc freeze_on_smi cpus; do '
 # shellcheck disable=SC2016
 cmd="$cmd"'case $f in caps/*_counters) continue ;; esac; '
 # shellcheck disable=SC2016
-cmd="$cmd"'[ -f "$f" ] && echo "MAP sysfs $f: $(cat "$f")"; done; cd /; '
-cmd="$cmd perf-hw-map $raw"
+cmd="$cmd"'[ -f "$f" ] && echo "MAP sysfs $pre$f: $(cat "$f")"; done; cd /; '
+# shellcheck disable=SC2016
+cmd="$cmd"'if [ $p = cpu ]; then perf-hw-map '"$raw"'; '
+# shellcheck disable=SC2016
+cmd="$cmd"'else perf-hw-map -p $p '"$raw"'; fi; done'
 # One BOOT line: "Performance Events: " and what follows, up to the
 # record that ends in "driver.".
 boot_join() {
@@ -97,8 +106,8 @@ for f in $flavours; do
 	# A kernel whose map did not come out (the guest failed) is a
 	# difference too.
 	n="no map"
-	if grep -q '^MAP general counters' "$out/upstream-$f.txt" 2>/dev/null &&
-	   grep -q '^MAP general counters' "$out/ours-$f.txt" 2>/dev/null; then
+	if grep -q '^MAP .*general counters' "$out/upstream-$f.txt" 2>/dev/null &&
+	   grep -q '^MAP .*general counters' "$out/ours-$f.txt" 2>/dev/null; then
 		diff <(grep '^MAP' "$out/upstream-$f.txt") \
 		     <(grep '^MAP' "$out/ours-$f.txt") |
 			sed -n 's/^[<>] //p' >"$out/diff-$f.txt" || true

@@ -12,6 +12,13 @@
  *   make run CMD='perf-hw-map' KERNEL=upstream PMU=skylake
  *   make run CMD='perf-hw-map -r 0' ...   also scan the raw event codes
  *   make run CMD='perf-hw-map -r 0x1000000' ...   ... with cmask 1
+ *   make run CMD='perf-hw-map -p cpu_atom' PMU=alderlake
+ *		one PMU of a hybrid (its type named in the generic events'
+ *		config, on its first CPU; each line names the PMU), with
+ *		as many general counters as copies of raw event 0xc4 fit
+ *		in a group (CPUID 0xA says what all kinds have; no
+ *		hybrid's model keeps branch instructions to some
+ *		counters), or -g N of them
  *
  * Each line reads "MAP <what>: <result>", where a result is an errno
  * name, or "pmc<N>=<event select>" / "fixed<N>=<field>" with the
@@ -49,6 +56,9 @@ typedef unsigned long long u64;
 static int msr_fd = -1;
 static int n_gp;
 static int amd;
+static u32 pmu_type;	/* -p: the PMU's type, or 0 for the cpu PMU */
+static int pmu_cpu;	/* the CPU events are opened on */
+static char prefix[64];	/* -p: "<pmu> ", before what each line is about */
 
 static void cpuid(unsigned int leaf, unsigned int *eax, unsigned int *ebx,
 		  unsigned int *ecx, unsigned int *edx)
@@ -83,6 +93,12 @@ static void attr_init(struct perf_event_attr *a, u32 type,
 	a->type = type;
 	a->config = config;
 	a->config1 = config1;
+	if (!pmu_type)
+		return;
+	if (type == PERF_TYPE_RAW)
+		a->type = pmu_type;
+	else
+		a->config |= (u64)pmu_type << 32;
 }
 
 static const char *ename(int err)
@@ -123,7 +139,7 @@ static int group_fit(u32 type, u64 config, u64 config1)
 	return n;
 }
 
-/* Open the event on CPU 0, counting, and say where it went. */
+/* Open the event on the CPU, counting, and say where it went. */
 static void show(const char *what, u32 type, u64 config)
 {
 	struct perf_event_attr a;
@@ -132,8 +148,8 @@ static void show(const char *what, u32 type, u64 config)
 
 	attr_init(&a, type, config, 0);
 	a.pinned = 1;
-	fd = sys_open(&a, -1, 0, -1);
-	printf("MAP %s:", what);
+	fd = sys_open(&a, -1, pmu_cpu, -1);
+	printf("MAP %s%s:", prefix, what);
 	if (fd < 0) {
 		printf(" %s\n", ename(errno));
 		return;
@@ -195,16 +211,44 @@ static void raw_scan(u64 bits)
 	}
 }
 
+/* The first number in sysfs file @path: the PMU's type, its first CPU. */
+static int sysfs_number(const char *pmu, const char *file)
+{
+	char path[256];
+	FILE *f;
+	int n = -1;
+
+	snprintf(path, sizeof(path), "/sys/bus/event_source/devices/%s/%s",
+		 pmu, file);
+	f = fopen(path, "r");
+	if (!f || fscanf(f, "%d", &n) != 1) {
+		perror(path);
+		exit(1);
+	}
+	fclose(f);
+	return n;
+}
+
 int main(int argc, char **argv)
 {
-	char what[64];
+	char what[64], path[64];
 	unsigned int c, op, r;
-	int i;
+	int i, gp = 0;
 
 	setvbuf(stdout, NULL, _IOLBF, 0);
-	msr_fd = open("/dev/cpu/0/msr", O_RDONLY);
+	for (i = 1; i + 1 < argc; i += 2) {
+		if (!strcmp(argv[i], "-p")) {
+			pmu_type = sysfs_number(argv[i + 1], "type");
+			pmu_cpu = sysfs_number(argv[i + 1], "cpus");
+			snprintf(prefix, sizeof(prefix), "%s ", argv[i + 1]);
+		} else if (!strcmp(argv[i], "-g")) {
+			gp = atoi(argv[i + 1]);
+		}
+	}
+	snprintf(path, sizeof(path), "/dev/cpu/%d/msr", pmu_cpu);
+	msr_fd = open(path, O_RDONLY);
 	if (msr_fd < 0) {
-		perror("/dev/cpu/0/msr");
+		perror(path);
 		return 1;
 	}
 	/*
@@ -224,10 +268,14 @@ int main(int argc, char **argv)
 			cpuid(0xa, &eax, &ebx, &ecx, &edx);
 			n_gp = (eax >> 8) & 0xff;
 		}
+		if (gp)
+			n_gp = gp;
+		else if (pmu_type)
+			n_gp = group_fit(PERF_TYPE_RAW, 0xc4, 0);
 		if (n_gp > MAX_GP)
 			n_gp = MAX_GP;
 	}
-	printf("MAP general counters: %d\n", n_gp);
+	printf("MAP %sgeneral counters: %d\n", prefix, n_gp);
 	for (c = 0; c < ARRAY_SIZE(hw_names); c++) {
 		snprintf(what, sizeof(what), "hw %u %s", c, hw_names[c]);
 		show(what, PERF_TYPE_HARDWARE, c);

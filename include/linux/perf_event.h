@@ -229,6 +229,12 @@ struct hw_perf_event {
 #define PERF_PMU_CAP_EXTENDED_REGS	0x0008	/* samples PERF_REG_EXTENDED_MASK */
 #define PERF_PMU_CAP_NO_EXCLUDE		0x0080	/* refuses exclude_* bits */
 #define PERF_PMU_CAP_AUX_OUTPUT		0x0100	/* may write to an AUX leader */
+/*
+ * Takes PERF_TYPE_HARDWARE and PERF_TYPE_HW_CACHE events whose config
+ * names it in its upper half (PERF_PMU_TYPE_SHIFT): one of the PMUs of
+ * a machine with more than one kind of CPU.
+ */
+#define PERF_PMU_CAP_EXTENDED_HW_TYPE	0x0200
 #define PERF_PMU_CAP_UNLIMITED		0x8000	/* never out of counters */
 
 /**
@@ -252,7 +258,9 @@ struct hw_perf_event {
  * @read: bring event->count up to date (on the event's CPU)
  * @pmu_enable: resume the whole PMU after perf_pmu_disable()
  * @pmu_disable: hold the whole PMU while it is being reprogrammed
- * @filter_match: whether an event may run on this CPU now (optional)
+ * @filter_match: whether an event may run on this CPU now (optional;
+ *	asked of a group's leader and of each member, and the group runs
+ *	only where all agree)
  * @event_mapped: an event's buffer was mapped into an mm (optional;
  *	with the mm's mmap_lock held)
  * @event_unmapped: a mapping of it went away (optional)

@@ -185,6 +185,23 @@ static bool event_fits_cpu(struct perf_event *event)
 	return !event->pmu->filter_match || event->pmu->filter_match(event);
 }
 
+/*
+ * Whether the PMU of every member of @leader's group lets it run on this
+ * CPU: a group of a software leader and members of one kind of CPU's
+ * PMU (hybrid x86) runs only on that kind.
+ */
+static bool group_members_fit_cpu(struct perf_event *leader)
+{
+	struct perf_event *sibling;
+
+	list_for_each_entry(sibling, &leader->sibling_list, sibling_entry) {
+		if (sibling->pmu->filter_match &&
+		    !sibling->pmu->filter_match(sibling))
+			return false;
+	}
+	return true;
+}
+
 static int event_sched_in(struct perf_event *event,
 			  struct perf_event_context *ctx)
 {
@@ -253,7 +270,7 @@ static int group_sched_in(struct perf_event *leader,
 	struct pmu *pmu = leader->pmu;
 
 	if (leader->state != PERF_EVENT_STATE_INACTIVE ||
-	    !event_fits_cpu(leader))
+	    !event_fits_cpu(leader) || !group_members_fit_cpu(leader))
 		return 0;
 
 	perf_pmu_disable(pmu);

@@ -7,7 +7,8 @@
  * asks for PERF_TYPE_RAW; a dynamic number above PERF_TYPE_MAX otherwise.
  * An event whose attr.type names a registered PMU goes to that PMU; the
  * generic hardware types (PERF_TYPE_HARDWARE, PERF_TYPE_HW_CACHE) are
- * offered to every PMU in registration order until one accepts.
+ * offered to every PMU in registration order until one accepts, unless
+ * their config names a PMU in its upper half (PERF_PMU_CAP_EXTENDED_HW_TYPE).
  */
 #include <linux/perf_event.h>
 #include <linux/perf_regs.h>
@@ -145,6 +146,18 @@ static int perf_pmu_caps_refuse(struct pmu *pmu, struct perf_event *event)
 	return 0;
 }
 
+/* The PMU of type @type, or NULL; under pmus_srcu. */
+static struct pmu *perf_pmu_find(u32 type)
+{
+	struct pmu *pmu;
+
+	/* The idr's nodes are freed by RCU, the PMUs by pmus_srcu. */
+	rcu_read_lock();
+	pmu = idr_find(&pmu_idr, type);
+	rcu_read_unlock();
+	return pmu;
+}
+
 static int perf_pmu_try(struct pmu *pmu, struct perf_event *event)
 {
 	int ret;
@@ -200,10 +213,34 @@ int perf_pmu_init_event(struct perf_event *event)
 
 	idx = srcu_read_lock(&pmus_srcu);
 
-	/* The idr's nodes are freed by RCU, the PMUs by pmus_srcu. */
-	rcu_read_lock();
-	pmu = idr_find(&pmu_idr, type);
-	rcu_read_unlock();
+	/*
+	 * A generic event may name its PMU in the upper half of its config
+	 * (on a machine with more than one kind of CPU, one PMU a kind);
+	 * the upper half goes in any case.  The cpu PMU (PERF_TYPE_RAW) may
+	 * always be named, another only if it takes generic events, and
+	 * then no other PMU is asked.  A type no PMU has is ignored, and so
+	 * is the software PMU's, as 6.1 ignores it (its type table leaves
+	 * that PMU out).
+	 */
+	if ((type == PERF_TYPE_HARDWARE || type == PERF_TYPE_HW_CACHE) &&
+	    event->attr.config >> PERF_PMU_TYPE_SHIFT) {
+		type = event->attr.config >> PERF_PMU_TYPE_SHIFT;
+		event->attr.config &= PERF_HW_EVENT_MASK;
+		pmu = type == PERF_TYPE_SOFTWARE ? NULL : perf_pmu_find(type);
+		if (pmu && type != PERF_TYPE_RAW &&
+		    !(pmu->capabilities & PERF_PMU_CAP_EXTENDED_HW_TYPE)) {
+			ret = perf_refuse(-ENOENT, "config: PMU takes no generic events",
+					  type);
+			goto unlock;
+		}
+		if (pmu) {
+			ret = perf_pmu_try(pmu, event);
+			goto out;
+		}
+		type = event->attr.type;
+	}
+
+	pmu = perf_pmu_find(type);
 	if (pmu) {
 		ret = perf_pmu_try(pmu, event);
 		goto out;

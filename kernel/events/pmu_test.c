@@ -28,8 +28,11 @@
 /* A type no PMU has: far above the dynamic types handed out at boot. */
 #define UNUSED_TYPE	0x7ffffff0u
 
-/* A config no real PMU knows, for the generic hardware types. */
-#define TEST_HW_CONFIG	0x7e57c0f1600dULL
+/*
+ * A config no real PMU knows, for the generic hardware types: the lower
+ * half only, as the upper half names a PMU (PERF_PMU_TYPE_SHIFT).
+ */
+#define TEST_HW_CONFIG	0x7e57c0f1ULL
 
 struct test_pmu {
 	struct pmu	pmu;
@@ -476,6 +479,66 @@ static void perf_pmu_init_event_generic(struct kunit *test)
 }
 
 /*
+ * A generic event whose config names a PMU in its upper half goes to that
+ * PMU alone if it takes such events, with the upper half cleared; naming
+ * a PMU that does not take them is -ENOENT; naming no PMU at all (or the
+ * software PMU) is as if the upper half were clear.
+ */
+static void perf_pmu_init_event_extended(struct kunit *test)
+{
+	struct test_pmu *a = get_test_pmu(test, 0);
+	struct test_pmu *b = get_test_pmu(test, 1);
+	struct perf_event *event;
+	int ret;
+
+	event = test_event(test, PERF_TYPE_HARDWARE, 0);
+	KUNIT_ASSERT_NOT_NULL(test, event);
+	a->generic = true;
+	b->generic = true;
+	b->pmu.capabilities = PERF_PMU_CAP_EXTENDED_HW_TYPE;
+	ret = test_pmu_register(a, "kunit_a", -1);
+	if (!ret)
+		ret = test_pmu_register(b, "kunit_b", -1);
+	KUNIT_EXPECT_EQ(test, ret, 0);
+	if (ret)
+		return;
+
+	event->attr.config = (u64)b->pmu.type << PERF_PMU_TYPE_SHIFT |
+			     TEST_HW_CONFIG;
+	expect_init_by(test, event, &b->pmu);
+	KUNIT_EXPECT_EQ(test, event->attr.config, TEST_HW_CONFIG);
+	KUNIT_EXPECT_EQ(test, a->init_calls, 0);
+
+	/* @b refuses it: nobody else is asked. */
+	event->attr.type = PERF_TYPE_HW_CACHE;
+	event->attr.config = (u64)b->pmu.type << PERF_PMU_TYPE_SHIFT |
+			     (TEST_HW_CONFIG + 1);
+	KUNIT_EXPECT_EQ(test, perf_pmu_init_event(event), -ENOENT);
+	KUNIT_EXPECT_NULL(test, event->pmu);
+	KUNIT_EXPECT_EQ(test, b->init_calls, 2);
+	KUNIT_EXPECT_EQ(test, a->init_calls, 0);
+
+	/* @a takes generic events, but not named in the config. */
+	event->attr.config = (u64)a->pmu.type << PERF_PMU_TYPE_SHIFT |
+			     TEST_HW_CONFIG;
+	KUNIT_EXPECT_EQ(test, perf_pmu_init_event(event), -ENOENT);
+	KUNIT_EXPECT_EQ(test, a->init_calls, 0);
+
+	/* A type nobody has: the search of every PMU, @a first. */
+	if (test_hw_pmu_present(test))
+		return;
+	event->attr.config = (u64)UNUSED_TYPE << PERF_PMU_TYPE_SHIFT |
+			     TEST_HW_CONFIG;
+	expect_init_by(test, event, &a->pmu);
+	KUNIT_EXPECT_EQ(test, event->attr.config, TEST_HW_CONFIG);
+
+	/* The software PMU's type, as 6.1 has it, names no PMU either. */
+	event->attr.config = (u64)PERF_TYPE_SOFTWARE << PERF_PMU_TYPE_SHIFT |
+			     TEST_HW_CONFIG;
+	expect_init_by(test, event, &a->pmu);
+}
+
+/*
  * A PMU that cannot exclude anything refuses events with exclude_* set,
  * after its event_init: the event is destroyed again.
  */
@@ -578,6 +641,7 @@ static struct kunit_case perf_pmu_cases[] = {
 	KUNIT_CASE(perf_pmu_register_busy),
 	KUNIT_CASE(perf_pmu_unregister_forgets),
 	KUNIT_CASE(perf_pmu_init_event_generic),
+	KUNIT_CASE(perf_pmu_init_event_extended),
 	KUNIT_CASE(perf_pmu_no_exclude),
 	KUNIT_CASE(perf_pmu_no_interrupt),
 	KUNIT_CASE(perf_pmu_disable_nests),

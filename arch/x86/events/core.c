@@ -176,7 +176,7 @@ void arch_perf_update_userpage(struct perf_event *event,
 			       struct perf_event_mmap_page *up, u64 now)
 {
 	x86_update_userpage_time(event, up, now);
-	if (event->pmu == &x86_cpu_pmu)
+	if (is_x86_event(event))
 		x86_rdpmc_update_userpage(event, up);
 }
 
@@ -209,18 +209,24 @@ static void x86_print_global(int cpu)
  */
 void perf_event_print_debug(void)
 {
-	unsigned long gp = x86_pmu.gp, fixed = x86_pmu.fixed >> X86_PMC_FIXED;
+	unsigned long gp, fixed;
 	struct x86_pmu_cpu *cpuc;
 	unsigned long flags;
 	int cpu, idx;
 	u64 ctl, count;
 
-	if (!gp)
+	if (!x86_pmu.gp)
 		return;
 
 	local_irq_save(flags);
 	cpu = smp_processor_id();
 	cpuc = this_cpu_ptr(&x86_pmu_cpu);
+	if (!cpuc->type) {
+		local_irq_restore(flags);
+		return;
+	}
+	gp = cpuc->type->gp;
+	fixed = cpuc->type->fixed >> X86_PMC_FIXED;
 	pr_info("CPU#%d: %s PMU: placed %016llx running %016llx, %lu PMIs\n",
 		cpu, x86_pmu.driver, cpuc->placed, cpuc->running,
 		this_cpu_read(x86_pmi_count));
@@ -269,6 +275,7 @@ static int __init x86_pmu_detect(void)
 		return 0;
 	}
 	memset(&x86_pmu, 0, sizeof(x86_pmu));
+	memset(x86_cpu_types, 0, sizeof(x86_cpu_types));
 	if (ret == -ENODEV)
 		pr_info("Performance Events: no PMU driver, software events only.\n");
 	return 0;

@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * The "cpu" PMU: events of PERF_TYPE_HARDWARE, PERF_TYPE_HW_CACHE and
- * PERF_TYPE_RAW on the CPU's counters, for whichever vendor probed.
+ * The "cpu" PMU (one per kind of CPU on a hybrid: cpu_type.c): events of
+ * PERF_TYPE_HARDWARE, PERF_TYPE_HW_CACHE and PERF_TYPE_RAW on the CPU's
+ * counters, for whichever vendor probed.
  *
  * An event's count is 64 bits; the counter under it is x86_pmu.width
  * bits.  hw.prev_count holds the counter value last folded into the
@@ -37,13 +38,14 @@ static u64 x86_counter_read(int idx)
 
 /*
  * Whether @idx is a topdown counter on this CPU, which the vendor reads
- * and starts (struct x86_pmu's topdown_update).
+ * and starts (struct x86_pmu's topdown_update): a metric's, or the
+ * slots counter while it counts for metrics.
  */
 static bool x86_is_topdown(int idx)
 {
-	return x86_pmu.metrics &&
-	       (BIT_ULL(idx) & (x86_pmu.metrics |
-				this_cpu_read(x86_pmu_cpu.topdown)));
+	return x86_pmu.topdown_update &&
+	       (idx >= X86_PMC_METRIC ||
+		(BIT_ULL(idx) & this_cpu_read(x86_pmu_cpu.topdown)));
 }
 
 /**
@@ -393,13 +395,13 @@ static void x86_pmu_del(struct perf_event *event, int flags)
 }
 
 /* The event code of a PERF_TYPE_HARDWARE config: 0 or -errno. */
-static int x86_map_hardware(u64 config, u64 *code)
+static int x86_map_hardware(const struct x86_cpu_type *type, u64 config,
+			    u64 *code)
 {
 	if (config >= PERF_COUNT_HW_MAX)
 		return perf_refuse(-EINVAL, "config: no such generic hardware event",
 				   config);
-	*code = x86_pmu.event_map[array_index_nospec(config,
-						      PERF_COUNT_HW_MAX)];
+	*code = type->event_map[array_index_nospec(config, PERF_COUNT_HW_MAX)];
 	if (!*code)
 		return perf_refuse(-ENOENT, "config: generic event not on this CPU",
 				   config);
@@ -410,7 +412,8 @@ static int x86_map_hardware(u64 config, u64 *code)
 }
 
 /* The event code of a PERF_TYPE_HW_CACHE config: 0 or -errno. */
-static int x86_map_cache(u64 config, u64 *code)
+static int x86_map_cache(const struct x86_cpu_type *type, u64 config,
+			 u64 *code)
 {
 	unsigned int cache = config & 0xff;
 	unsigned int op = (config >> 8) & 0xff;
@@ -421,13 +424,13 @@ static int x86_map_cache(u64 config, u64 *code)
 	    result >= PERF_COUNT_HW_CACHE_RESULT_MAX)
 		return perf_refuse(-EINVAL, "config: no such cache, op or result",
 				   config);
-	if (!x86_pmu.cache_map)
+	if (!type->cache_map)
 		return perf_refuse(-ENOENT, "config: cache event not on this CPU",
 				   config);
 	cache = array_index_nospec(cache, PERF_COUNT_HW_CACHE_MAX);
 	op = array_index_nospec(op, PERF_COUNT_HW_CACHE_OP_MAX);
 	result = array_index_nospec(result, PERF_COUNT_HW_CACHE_RESULT_MAX);
-	*code = (*x86_pmu.cache_map)[cache][op][result];
+	*code = (*type->cache_map)[cache][op][result];
 	if (!*code)
 		return perf_refuse(-ENOENT, "config: cache event not on this CPU",
 				   config);
@@ -469,10 +472,12 @@ int x86_hw_config(struct perf_event *event)
 
 	switch (attr->type) {
 	case PERF_TYPE_HARDWARE:
-		ret = x86_map_hardware(attr->config & PERF_HW_EVENT_MASK, &code);
+		ret = x86_map_hardware(x86_event_type(event),
+				       attr->config & PERF_HW_EVENT_MASK, &code);
 		break;
 	case PERF_TYPE_HW_CACHE:
-		ret = x86_map_cache(attr->config & PERF_HW_EVENT_MASK, &code);
+		ret = x86_map_cache(x86_event_type(event),
+				    attr->config & PERF_HW_EVENT_MASK, &code);
 		break;
 	default:
 		code = attr->config & x86_pmu.raw_mask;
@@ -487,6 +492,25 @@ int x86_hw_config(struct perf_event *event)
 	if (!attr->exclude_kernel)
 		event->hw.config |= ARCH_PERFMON_EVENTSEL_OS;
 	return 0;
+}
+
+/*
+ * Whether @event's group has events of another x86 PMU (a hybrid's
+ * other kind of CPU), and could therefore never run anywhere.
+ */
+static bool x86_group_mixes_types(struct perf_event *event)
+{
+	struct perf_event *leader = event->group_leader, *sibling;
+
+	if (x86_pmu.n_types < 2 || !leader || leader == event)
+		return false;
+	if (is_x86_event(leader) && leader->pmu != event->pmu)
+		return true;
+	list_for_each_entry(sibling, &leader->sibling_list, sibling_entry) {
+		if (is_x86_event(sibling) && sibling->pmu != event->pmu)
+			return true;
+	}
+	return false;
 }
 
 /*
@@ -537,14 +561,25 @@ static u64 x86_freq_first_period(u64 freq)
 	return max_t(u64, div64_u64(NSEC_PER_SEC / 2 - 1, freq), 1);
 }
 
-static int x86_pmu_event_init(struct perf_event *event)
+/**
+ * x86_pmu_event_init - the event_init() of every x86 CPU type's PMU
+ * @event: a new event
+ *
+ * Return: 0, -ENOENT if it is not this PMU's (another type, or bound
+ * to a CPU of another kind), or another error for an event of this
+ * PMU that cannot be had.
+ */
+int x86_pmu_event_init(struct perf_event *event)
 {
+	struct x86_cpu_type *type = x86_event_type(event);
 	struct hw_perf_event *hwc = &event->hw;
 	int ret;
 
 	/*
-	 * The upper half of a generic event's config is ignored, whatever
-	 * PMU type it names, as 6.1 does with one PMU of this kind.
+	 * The upper half of a generic event's config is ignored (the core
+	 * took the PMU it names from it).  A raw event names its PMU by its
+	 * type: PERF_TYPE_RAW is the first CPU type's, a hybrid's other
+	 * kind has a type of its own.
 	 */
 	switch (event->attr.type) {
 	case PERF_TYPE_HARDWARE:
@@ -552,8 +587,14 @@ static int x86_pmu_event_init(struct perf_event *event)
 	case PERF_TYPE_RAW:
 		break;
 	default:
-		return -ENOENT;
+		if (event->attr.type != event->pmu->type)
+			return -ENOENT;
+		break;
 	}
+	/* A hybrid PMU counts on the CPUs of its kind only. */
+	if (x86_pmu.n_types > 1 && event->cpu >= 0 &&
+	    !cpumask_test_cpu(event->cpu, &type->cpus))
+		return -ENOENT;
 
 	ret = x86_pmu.hw_config(event);
 	if (ret)
@@ -561,10 +602,13 @@ static int x86_pmu_event_init(struct perf_event *event)
 
 	hwc->idx = -1;
 	hwc->x86_flags = 0;
-	hwc->counters = x86_pmu.counters_for(hwc->config);
+	hwc->counters = x86_pmu.counters_for(type, hwc->config);
 	if (!hwc->counters)
 		return perf_refuse(-EINVAL, "config: no counter counts this event",
 				   hwc->config);
+	if (x86_group_mixes_types(event))
+		return perf_refuse(-EINVAL, "group_fd: events of two kinds of CPU",
+				   event->pmu->type);
 	if (!x86_group_fits(event))
 		return perf_refuse(-EINVAL, "group: never fits on the counters",
 				   hwc->config);
@@ -582,6 +626,10 @@ static int x86_pmu_event_init(struct perf_event *event)
 	return 0;
 }
 
+/*
+ * What each CPU type's PMU is made from (x86_cpu_types_init()); the
+ * vendor may add capabilities before.
+ */
 struct pmu x86_cpu_pmu = {
 	.event_init	= x86_pmu_event_init,
 	.add		= x86_pmu_add,
@@ -600,6 +648,7 @@ static int x86_pmu_cpu_starting(unsigned int cpu)
 {
 	struct x86_pmu_cpu *cpuc = this_cpu_ptr(&x86_pmu_cpu);
 
+	x86_cpu_type_starting(cpu);
 	x86_pmu.reset();
 	perf_events_lapic_init();
 	cpuc->enabled = true;
@@ -612,28 +661,13 @@ static int x86_pmu_cpu_dying(unsigned int cpu)
 
 	cpuc->enabled = false;
 	x86_pmu.reset();
+	x86_cpu_type_dying(cpu);
 	return 0;
 }
 
-/* The counter summary of the boot log, the same on every vendor. */
-static void __init x86_pmu_announce(void)
-{
-	pr_info("... version:                %u\n", x86_pmu.version);
-	pr_info("... bit width:              %u\n", x86_pmu.width);
-	pr_info("... generic registers:      %u\n",
-		(unsigned int)hweight64(x86_pmu.gp));
-	pr_info("... value mask:             %016llx\n",
-		GENMASK_ULL(x86_pmu.width - 1, 0));
-	pr_info("... max period:             %016llx\n", x86_pmu.max_period);
-	pr_info("... fixed-purpose events:   %u\n",
-		(unsigned int)hweight64(x86_pmu.fixed));
-	/* The metrics show as one bit, their enable in the global control. */
-	pr_info("... event mask:             %016llx\n", x86_all_counters() |
-		(x86_pmu.metrics ? BIT_ULL(X86_PMC_METRIC) : 0));
-}
-
 /**
- * x86_pmu_register - bring up the probed PMU on every CPU and register it
+ * x86_pmu_register - bring up the probed PMU on every CPU and register
+ *	the PMU of each kind of CPU
  *
  * Return: 0 or -errno.
  */
@@ -641,16 +675,17 @@ int __init x86_pmu_register(void)
 {
 	int ret;
 
-	x86_pmu_announce();
+	x86_cpu_types_init();
+	/* A hybrid's kinds are logged as their first CPUs come up. */
+	if (x86_pmu.n_types == 1)
+		x86_pmu_announce(&x86_cpu_types[0]);
 	x86_pmu_nmi_init();
 	ret = cpuhp_setup_state(CPUHP_AP_PERF_X86_STARTING,
 				"perf/x86:starting", x86_pmu_cpu_starting,
 				x86_pmu_cpu_dying);
 	if (ret)
 		return ret;
-	ret = x86_pmu_sysfs_init();
-	if (!ret)
-		ret = perf_pmu_register(&x86_cpu_pmu, "cpu", PERF_TYPE_RAW);
+	ret = x86_cpu_types_register();
 	if (ret)
 		cpuhp_remove_state(CPUHP_AP_PERF_X86_STARTING);
 	return ret;

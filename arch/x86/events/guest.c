@@ -14,7 +14,7 @@
 #include "pmu.h"
 
 /**
- * perf_get_x86_pmu_capability - the counters this machine's PMU has
+ * perf_get_x86_pmu_capability - the counters every CPU of this machine has
  * @cap: filled in: the architectural perfmon version, the number and
  *	width of the general and fixed counters, and CPUID 0xA's
  *	unavailable-events mask and its length; all 0 without a PMU
@@ -53,10 +53,11 @@ u64 perf_get_hw_event_config(int hw_event)
 {
 	u64 code;
 
-	if (!x86_pmu.event_map || hw_event < 0 || hw_event >= PERF_COUNT_HW_MAX)
+	if (!x86_pmu.gp || hw_event < 0 || hw_event >= PERF_COUNT_HW_MAX)
 		return 0;
-	code = x86_pmu.event_map[array_index_nospec(hw_event,
-						    PERF_COUNT_HW_MAX)];
+	/* On a hybrid, the first kind's: KVM knows one kind of CPU. */
+	code = x86_cpu_types[0].event_map[array_index_nospec(hw_event,
+							     PERF_COUNT_HW_MAX)];
 	return code == X86_EVENT_INVALID ? 0 : code;
 }
 EXPORT_SYMBOL_GPL(perf_get_hw_event_config);

@@ -61,7 +61,8 @@ static void pmi_test_clean(void)
 	wrmsrl(x86_evtsel_msr(1), 0);
 	wrmsrl(x86_ctr_msr(0), 0);
 	wrmsrl(x86_ctr_msr(1), 0);
-	wrmsrl(MSR_CORE_PERF_GLOBAL_OVF_CTRL, CTR_FRZ | x86_all_counters());
+	wrmsrl(MSR_CORE_PERF_GLOBAL_OVF_CTRL, CTR_FRZ |
+	       x86_type_counters(x86_this_cpu_type()));
 	apic_write(APIC_LVTPC, APIC_DM_NMI);
 }
 

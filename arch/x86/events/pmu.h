@@ -12,11 +12,17 @@
  * amd_pmu_probe()): what the hardware has, how events map onto it, and
  * the few operations that differ between vendors.  Nothing in it changes
  * after boot but the rdpmc and freeze_on_smi settings.
+ *
+ * What differs between the kinds of CPU of one machine (Intel's hybrids:
+ * big cores and Atom cores, with different counters and events) is in a
+ * struct x86_cpu_type each, with a PMU each; a machine with one kind of
+ * CPU has one, the "cpu" PMU (cpu_type.c).
  */
 #ifndef _ARCH_X86_EVENTS_PMU_H
 #define _ARCH_X86_EVENTS_PMU_H
 
 #include <linux/perf_event.h>
+#include <linux/cpumask.h>
 #include <linux/device.h>
 #include <linux/sysfs.h>
 #include <trace/events/perf.h>
@@ -51,6 +57,62 @@ typedef u64 x86_cache_map_t[PERF_COUNT_HW_CACHE_MAX]
 			   [PERF_COUNT_HW_CACHE_OP_MAX]
 			   [PERF_COUNT_HW_CACHE_RESULT_MAX];
 
+/* The kinds of CPU one machine may have: two on Intel's hybrids. */
+#define X86_MAX_CPU_TYPES	2
+
+/* Which attribute groups a CPU type's PMU directory has. */
+#define X86_TYPE_GROUPS		7
+
+/**
+ * struct x86_cpu_type - one kind of CPU of this machine, and its PMU
+ * @pmu: the PMU its events are opened on
+ * @name: the PMU's name: "cpu" where every CPU is of one kind,
+ *	"cpu_core" and "cpu_atom" on Intel's hybrids
+ * @core_type: a hybrid's core type of this kind (CPUID 0x1A EAX[31:24]),
+ *	0 on a machine with one kind
+ * @cpus: the CPUs of this kind that are up (the hybrid PMUs' cpus file)
+ * @gp: its general counters
+ * @fixed: its fixed counters
+ * @metrics: the pseudo-counters of its topdown metrics, or 0
+ * @event_map: event code of each PERF_COUNT_HW_*; 0 for none,
+ *	X86_EVENT_INVALID to refuse it with EINVAL
+ * @cache_map: event code of each cache event; 0 for none, or NULL
+ * @model: the vendor's table of the kind's model, or NULL
+ * @extra_present: the vendor's: which extra MSRs of @model the kind has
+ * @extra_format: the model's format/ files beyond the vendor's, or NULL
+ * @extra_events: events/ files beyond the generic ones, or NULL
+ * @topdown_events: the topdown events/ files (slots and metrics), or NULL
+ * @announced: its counters went to the boot log
+ * @events_group: its events/ directory
+ * @format_group: its format/ directory
+ * @groups: the attribute groups of its PMU's directory
+ *
+ * Filled in at boot by the vendor and by sysfs.c.  Only @cpus changes
+ * later, as CPUs come and go (under the CPU hotplug lock).
+ */
+struct x86_cpu_type {
+	struct pmu		pmu;
+	const char		*name;
+	u8			core_type;
+	cpumask_t		cpus;
+	u64			gp;
+	u64			fixed;
+	u64			metrics;
+	u64			event_map[PERF_COUNT_HW_MAX];
+	const x86_cache_map_t	*cache_map;
+	const void		*model;
+	unsigned long		extra_present;
+	struct attribute	**extra_format;
+	struct attribute	**extra_events;
+	struct attribute	**topdown_events;
+	bool			announced;
+	struct attribute_group	events_group;
+	struct attribute_group	format_group;
+	const struct attribute_group *groups[X86_TYPE_GROUPS];
+};
+
+extern struct x86_cpu_type x86_cpu_types[X86_MAX_CPU_TYPES];
+
 /**
  * struct x86_pmu - the counter hardware of this machine and its driver
  * @name: for the boot message ("generic architected perfmon", ...)
@@ -58,24 +120,20 @@ typedef u64 x86_cache_map_t[PERF_COUNT_HW_CACHE_MAX]
  * @pmu_name: caps/pmu_name, or NULL for none
  * @version: architectural perfmon version (AMD: 2 with PerfMonV2)
  * @width: bits in a counter
- * @gp: the general counters
- * @fixed: the fixed counters
- * @metrics: the pseudo-counters of Intel's topdown metrics, or 0
+ * @gp: the general counters every CPU has (a CPU type may have more)
+ * @fixed: the fixed counters every CPU has
+ * @n_types: how many kinds of CPU there are (struct x86_cpu_type)
  * @max_period: the longest period a counter can be loaded with
  * @evtsel: MSR of general counter 0's event select
  * @ctr: MSR of general counter 0
  * @stride: MSR distance between general counters
  * @raw_mask: attr.config bits a raw event may set
- * @event_map: event code of each PERF_COUNT_HW_*; 0 for none
- * @cache_map: event code of each cache event; 0 for none, or NULL
  * @format: the vendor's own format/ files, beyond the fields all x86
  *	event selects share (umask, edge, inv, cmask), which sysfs.c adds
- * @extra_format: the model's format/ files beyond @format, or NULL
- * @extra_events: events/ files beyond the generic ones, or NULL
- * @topdown_events: the topdown events/ files (slots and metrics), or NULL
  * @extra_attrs: more attributes in the PMU's directory, or NULL
  * @hw_config: check a new event and fill in hw.config: 0 or -errno
- * @counters_for: the counters an event with this config may use
+ * @counters_for: the counters of a CPU type an event with this config
+ *	may use
  * @enable_all: let the counters in the set count
  * @disable_all: stop every counter at once
  * @enable: start one counter with the event's config
@@ -83,6 +141,9 @@ typedef u64 x86_cache_map_t[PERF_COUNT_HW_CACHE_MAX]
  * @status: the counters that overflowed
  * @ack: clear the overflow bits in the set
  * @reset: put this CPU's counters in their boot state
+ * @cpu_type: the kind of this CPU, where there is more than one
+ * @type_starting: the first CPU of a kind is coming up, on that CPU
+ *	(hybrid only; before @reset): complete the kind and log it
  * @rdpmc_index: the ECX of rdpmc for a counter
  * @events_mask: Intel's CPUID 0xA EBX: architectural events the CPU
  *	does not have (a set bit is a missing event)
@@ -90,8 +151,8 @@ typedef u64 x86_cache_map_t[PERF_COUNT_HW_CACHE_MAX]
  * @guest_msrs: the MSRs to switch at VM entry and exit (guest.c), or
  *	NULL if there are none
  * @topdown_update: x86_event_update() of an event on a topdown counter
- *	(@metrics, and the slots counter while it counts for them: struct
- *	x86_pmu_cpu's @topdown), or NULL without @metrics
+ *	(metrics, and the slots counter while it counts for them: struct
+ *	x86_pmu_cpu's @topdown), or NULL where no CPU has metrics
  * @topdown_set_period: x86_event_set_period() of such an event
  */
 struct x86_pmu {
@@ -102,22 +163,17 @@ struct x86_pmu {
 	unsigned int		width;
 	u64			gp;
 	u64			fixed;
-	u64			metrics;
+	unsigned int		n_types;
 	u64			max_period;
 	u32			evtsel;
 	u32			ctr;
 	u32			stride;
 	u64			raw_mask;
-	const u64		*event_map;
-	const x86_cache_map_t	*cache_map;
 	struct attribute	**format;
-	struct attribute	**extra_format;
-	struct attribute	**extra_events;
-	struct attribute	**topdown_events;
 	struct attribute	**extra_attrs;
 
 	int	(*hw_config)(struct perf_event *event);
-	u64	(*counters_for)(u64 config);
+	u64	(*counters_for)(const struct x86_cpu_type *type, u64 config);
 	void	(*enable_all)(u64 running);
 	void	(*disable_all)(u64 running);
 	void	(*enable)(struct perf_event *event);
@@ -125,6 +181,8 @@ struct x86_pmu {
 	u64	(*status)(u64 running);
 	void	(*ack)(u64 status);
 	void	(*reset)(void);
+	struct x86_cpu_type *(*cpu_type)(void);
+	void	(*type_starting)(struct x86_cpu_type *type);
 	u32	(*rdpmc_index)(int idx);
 	unsigned int		events_mask;
 	unsigned int		events_mask_len;
@@ -134,6 +192,8 @@ struct x86_pmu {
 };
 
 extern struct x86_pmu x86_pmu;
+
+/* The callbacks and capabilities every CPU type's PMU is made from. */
 extern struct pmu x86_cpu_pmu;
 
 /*
@@ -148,6 +208,7 @@ extern struct pmu x86_cpu_pmu;
  * @events: the events added to this CPU's PMU, in the order added
  * @assign: the counter chosen for each of @events
  * @n_events: how many there are
+ * @type: the kind of this CPU, from when it comes up
  * @on: the event each counter runs, or NULL
  * @placed: counters programmed for the event in @on
  * @running: counters of @placed that are counting
@@ -164,6 +225,7 @@ extern struct pmu x86_cpu_pmu;
  * cleared before its @on entry changes and set after.
  */
 struct x86_pmu_cpu {
+	struct x86_cpu_type	*type;
 	struct perf_event	*events[X86_PMU_MAX_EVENTS];
 	int			assign[X86_PMU_MAX_EVENTS];
 	int			n_events;
@@ -190,6 +252,31 @@ u64 x86_status_by_sign(u64 running);
 void x86_ack_nothing(u64 status);
 int x86_hw_config(struct perf_event *event);
 int x86_pmu_register(void);
+int x86_pmu_event_init(struct perf_event *event);
+
+/* The CPU type of an event of one of the x86 PMUs. */
+static inline struct x86_cpu_type *x86_event_type(struct perf_event *event)
+{
+	return container_of(event->pmu, struct x86_cpu_type, pmu);
+}
+
+/* Whether @event is an event of one of the x86 PMUs. */
+static inline bool is_x86_event(struct perf_event *event)
+{
+	return event->pmu && event->pmu->event_init == x86_pmu_event_init;
+}
+
+/* This CPU's type; NULL before the driver brought the CPU up. */
+static inline struct x86_cpu_type *x86_this_cpu_type(void)
+{
+	return this_cpu_read(x86_pmu_cpu.type);
+}
+
+void x86_cpu_types_init(void);
+int x86_cpu_types_register(void);
+void x86_cpu_type_starting(unsigned int cpu);
+void x86_cpu_type_dying(unsigned int cpu);
+void x86_pmu_announce(const struct x86_cpu_type *type);
 
 /**
  * struct x86_str_attr - a file of the PMU's directory that shows a string
@@ -224,7 +311,7 @@ ssize_t x86_str_show(struct device *dev, struct device_attribute *attr,
 	}
 
 void x86_pmu_nmi_init(void);
-int x86_pmu_sysfs_init(void);
+int x86_pmu_sysfs_init(struct x86_cpu_type *type);
 void x86_rdpmc_init_event(struct perf_event *event);
 void x86_rdpmc_mapped(struct perf_event *event, struct mm_struct *mm);
 void x86_rdpmc_unmapped(struct perf_event *event, struct mm_struct *mm);
@@ -243,9 +330,10 @@ static inline u32 x86_ctr_msr(int idx)
 	return x86_pmu.ctr + idx * x86_pmu.stride;
 }
 
-static inline u64 x86_all_counters(void)
+/* The counters of a CPU type. */
+static inline u64 x86_type_counters(const struct x86_cpu_type *type)
 {
-	return x86_pmu.gp | x86_pmu.fixed;
+	return type->gp | type->fixed;
 }
 
 #ifdef CONFIG_CPU_SUP_INTEL

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * /sys/bus/event_source/devices/cpu/: what perf reads to learn the PMU.
+ * /sys/bus/event_source/devices/cpu/ (on a hybrid, cpu_core/ and
+ * cpu_atom/, one each kind of CPU): what perf reads to learn the PMU.
  *
  *   format/	how a raw config is built (the vendor's list, and the
  *		model's additions)
@@ -10,6 +11,9 @@
  *		no way to ask), gp_counters and fixed_counters: how many
  *		general and fixed counters the PMU has
  *   rdpmc	see rdpmc.c; the vendor may add more (freeze_on_smi)
+ *   cpus	on a hybrid, the CPUs of the PMU's kind
+ *
+ * Each file shows what the CPU type of its PMU has.
  */
 #include <linux/device.h>
 #include <linux/kernel.h>
@@ -28,11 +32,19 @@ struct x86_event_attr {
 	int			id;
 };
 
+/* The CPU type of a PMU's device. */
+static struct x86_cpu_type *x86_dev_type(struct device *dev)
+{
+	struct pmu *pmu = dev_get_drvdata(dev);
+
+	return container_of(pmu, struct x86_cpu_type, pmu);
+}
+
 static ssize_t x86_event_show(struct device *dev,
 			      struct device_attribute *attr, char *page)
 {
 	int id = container_of(attr, struct x86_event_attr, attr)->id;
-	u64 code = x86_pmu.event_map[id];
+	u64 code = x86_dev_type(dev)->event_map[id];
 	u64 event = (code & ARCH_PERFMON_EVENTSEL_EVENT) |
 		    ((code >> 24) & 0xf00);
 	u64 umask = (code & ARCH_PERFMON_EVENTSEL_UMASK) >> 8;
@@ -94,21 +106,16 @@ static struct attribute *x86_event_attrs[] = {
 static umode_t x86_event_visible(struct kobject *kobj, struct attribute *attr,
 				 int i)
 {
+	struct x86_cpu_type *type = x86_dev_type(kobj_to_dev(kobj));
 	struct x86_event_attr *ea;
 	u64 code;
 
 	if (i >= ARRAY_SIZE(x86_event_attrs) - 1)
 		return attr->mode;
 	ea = container_of(attr, struct x86_event_attr, attr.attr);
-	code = x86_pmu.event_map[ea->id];
+	code = type->event_map[ea->id];
 	return code && code != X86_EVENT_INVALID ? attr->mode : 0;
 }
-
-static struct attribute_group x86_events_group = {
-	.name		= "events",
-	.attrs		= x86_event_attrs,
-	.is_visible	= x86_event_visible,
-};
 
 static ssize_t max_precise_show(struct device *dev,
 				struct device_attribute *attr, char *page)
@@ -127,7 +134,8 @@ static DEVICE_ATTR_RO(pmu_name);
 static ssize_t gp_counters_show(struct device *dev,
 				struct device_attribute *attr, char *page)
 {
-	return sysfs_emit(page, "%u\n", (unsigned int)hweight64(x86_pmu.gp));
+	return sysfs_emit(page, "%u\n",
+			  (unsigned int)hweight64(x86_dev_type(dev)->gp));
 }
 static DEVICE_ATTR_RO(gp_counters);
 
@@ -135,7 +143,7 @@ static ssize_t fixed_counters_show(struct device *dev,
 				   struct device_attribute *attr, char *page)
 {
 	return sysfs_emit(page, "%u\n",
-			  (unsigned int)hweight64(x86_pmu.fixed));
+			  (unsigned int)hweight64(x86_dev_type(dev)->fixed));
 }
 static DEVICE_ATTR_RO(fixed_counters);
 
@@ -175,23 +183,26 @@ static struct attribute *x86_format_attrs[] = {
 	NULL,
 };
 
-static struct attribute_group x86_format_group = {
-	.name		= "format",
-};
-
 static const struct attribute_group x86_rdpmc_group = {
 	.attrs		= x86_rdpmc_attrs,
 };
 
 static struct attribute_group x86_extra_group;
 
-static const struct attribute_group *x86_attr_groups[] = {
-	&x86_format_group,
-	&x86_events_group,
-	&x86_caps_group,
-	&x86_rdpmc_group,
-	NULL,	/* the vendor's extra attributes, if any */
+static ssize_t cpus_show(struct device *dev, struct device_attribute *attr,
+			 char *page)
+{
+	return cpumap_print_to_pagebuf(true, page, &x86_dev_type(dev)->cpus);
+}
+static DEVICE_ATTR_RO(cpus);
+
+static struct attribute *x86_hybrid_attrs[] = {
+	&dev_attr_cpus.attr,
 	NULL,
+};
+
+static const struct attribute_group x86_hybrid_group = {
+	.attrs		= x86_hybrid_attrs,
 };
 
 /*
@@ -226,29 +237,41 @@ x86_attrs_join(struct attribute **const *lists, int n)
 }
 
 /**
- * x86_pmu_sysfs_init - the cpu PMU's attribute groups, from x86_pmu
+ * x86_pmu_sysfs_init - the attribute groups of a CPU type's PMU
+ * @type: the type, its tables filled in
  *
  * Return: 0 or -ENOMEM.
  */
-int __init x86_pmu_sysfs_init(void)
+int __init x86_pmu_sysfs_init(struct x86_cpu_type *type)
 {
 	struct attribute **const events[] = {
-		x86_event_attrs, x86_pmu.extra_events, x86_pmu.topdown_events,
+		x86_event_attrs, type->extra_events, type->topdown_events,
 	};
 	struct attribute **const format[] = {
-		x86_format_attrs, x86_pmu.format, x86_pmu.extra_format,
+		x86_format_attrs, x86_pmu.format, type->extra_format,
 	};
+	const struct attribute_group **g = type->groups;
 
-	x86_events_group.attrs = x86_attrs_join(events, ARRAY_SIZE(events));
-	x86_format_group.attrs = x86_attrs_join(format, ARRAY_SIZE(format));
-	if (!x86_events_group.attrs || !x86_format_group.attrs)
+	type->events_group.name = "events";
+	type->events_group.is_visible = x86_event_visible;
+	type->events_group.attrs = x86_attrs_join(events, ARRAY_SIZE(events));
+	type->format_group.name = "format";
+	type->format_group.attrs = x86_attrs_join(format, ARRAY_SIZE(format));
+	if (!type->events_group.attrs || !type->format_group.attrs)
 		return -ENOMEM;
+
+	*g++ = &type->format_group;
+	*g++ = &type->events_group;
+	*g++ = &x86_caps_group;
+	*g++ = &x86_rdpmc_group;
 	if (x86_pmu.extra_attrs) {
 		x86_extra_group.attrs = x86_pmu.extra_attrs;
-		x86_attr_groups[ARRAY_SIZE(x86_attr_groups) - 2] =
-			&x86_extra_group;
+		*g++ = &x86_extra_group;
 	}
-	x86_cpu_pmu.attr_groups = x86_attr_groups;
+	if (x86_pmu.n_types > 1)
+		*g++ = &x86_hybrid_group;
+	*g = NULL;
+	type->pmu.attr_groups = type->groups;
 	return 0;
 }
 

@@ -24,8 +24,6 @@
 
 #define AMD_COUNTER_WIDTH	48
 
-static u64 amd_event_map[PERF_COUNT_HW_MAX];
-
 /*
  * Whether this CPU has SVM on (EFER.SVME, set by kvm_amd while it runs
  * guests).  With SVM off a counter with HostOnly or GuestOnly set does
@@ -167,22 +165,22 @@ static u32 amd_rdpmc_index(int idx)
 	return idx;
 }
 
-static u64 amd_counters_for(u64 config)
+static u64 amd_counters_for(const struct x86_cpu_type *type, u64 config)
 {
-	return x86_pmu.gp;
+	return type->gp;
 }
 
 /*
  * From family 17h: a large-increment event takes an even counter and the
  * odd one above it.
  */
-static u64 amd_zen_counters_for(u64 config)
+static u64 amd_zen_counters_for(const struct x86_cpu_type *type, u64 config)
 {
-	u64 even = x86_pmu.gp & 0x5555555555555555ULL & (x86_pmu.gp >> 1);
+	u64 even = type->gp & 0x5555555555555555ULL & (type->gp >> 1);
 
 	if ((config & AMD64_EVENTSEL_EVENT) == AMD_PAIR_EVENT)
 		return even | X86_COUNTERS_PAIR;
-	return x86_pmu.gp;
+	return type->gp;
 }
 
 static int amd_hw_config(struct perf_event *event)
@@ -243,6 +241,7 @@ static int __init amd_check_hardware(void)
  */
 int __init amd_pmu_probe(void)
 {
+	struct x86_cpu_type *type = &x86_cpu_types[0];
 	const struct amd_model *model;
 	unsigned int i, n = AMD64_NUM_COUNTERS;
 
@@ -259,9 +258,8 @@ int __init amd_pmu_probe(void)
 	x86_pmu.raw_mask = AMD64_RAW_EVENT_MASK;
 	model = boot_cpu_data.x86 >= 0x17 ? &amd_zen : &amd_k8;
 	for (i = 0; i < model->n_events; i++)
-		amd_event_map[model->events[i].id] = model->events[i].code;
-	x86_pmu.event_map = amd_event_map;
-	x86_pmu.cache_map = model->cache_map;
+		type->event_map[model->events[i].id] = model->events[i].code;
+	type->cache_map = model->cache_map;
 	x86_pmu.format = amd_format;
 	x86_pmu.hw_config = amd_hw_config;
 	x86_pmu.counters_for = boot_cpu_data.x86 >= 0x17 ?
@@ -307,6 +305,7 @@ int __init amd_pmu_probe(void)
 		x86_pmu.ack = amd_v2_ack;
 	}
 	x86_pmu.gp = GENMASK_ULL(n - 1, 0);
+	type->gp = x86_pmu.gp;
 
 	if (amd_check_hardware())
 		return -EIO;

@@ -18,6 +18,12 @@
  * matched by family and model in intel_models[]; a model without one
  * runs as the generic architectural PMU, with the architectural events
  * only.
+ *
+ * A hybrid (Alder Lake, Raptor Lake: X86_FEATURE_HYBRID_CPU) has big
+ * cores and Atom cores, each with its own model table and counters: a
+ * CPU type each (cpu_type.c), cpu_core and cpu_atom.  CPUID 0xA says
+ * what all cores have; the big cores have more (struct intel_model's
+ * more_gp and more_fixed).  CPUID 0x1A says which kind a CPU is.
  */
 #include <linux/cpu.h>
 #include <linux/cpufeature.h>
@@ -71,8 +77,6 @@ static const struct intel_event_code intel_arch_events[] = {
 	{ PERF_COUNT_HW_BRANCH_INSTRUCTIONS,	0x00c4 },
 	{ PERF_COUNT_HW_BRANCH_MISSES,		0x00c5 },
 };
-
-static u64 intel_event_map[PERF_COUNT_HW_MAX];
 
 /*
  * The models with a table, by family and model: the models Linux 6.1
@@ -139,16 +143,21 @@ static const struct x86_cpu_id intel_models[] __initconst = {
 	MODEL(ATOM_TREMONT,		tremont),
 	MODEL(ATOM_TREMONT_L,		tremont),
 	MODEL(ALDERLAKE_N,		gracemont),
+	MODEL(ALDERLAKE,		alderlake),
+	MODEL(ALDERLAKE_L,		alderlake),
+	MODEL(RAPTORLAKE,		alderlake),
+	MODEL(RAPTORLAKE_P,		alderlake),
+	MODEL(RAPTORLAKE_S,		alderlake),
 	{}
 };
 
 #undef MODEL
 
-/* This CPU's model table, or NULL for the generic architectural PMU. */
-static const struct intel_model *intel_model __ro_after_init;
-
-/* Which of the model's extra MSRs the CPU really has. */
-static unsigned long intel_extra_present __ro_after_init;
+/* The model table of a CPU type, or NULL for the generic PMU. */
+static const struct intel_model *intel_model(const struct x86_cpu_type *type)
+{
+	return type->model;
+}
 
 /* This CPU's IA32_FIXED_CTR_CTRL, so it is never read back. */
 static DEFINE_PER_CPU(u64, intel_fixed_ctrl);
@@ -257,14 +266,19 @@ static void intel_disable_all(u64 running)
 	wrmsrl(MSR_CORE_PERF_GLOBAL_CTRL, 0);
 }
 
+/* The IA32_PERF_GLOBAL_STATUS bits of a CPU type's counters. */
+static u64 intel_status_bits(const struct x86_cpu_type *type)
+{
+	return intel_global_bits(x86_type_counters(type) | type->metrics) |
+	       INTEL_STATUS_OVF_BUF | INTEL_STATUS_COND_CHGD;
+}
+
 static u64 intel_status(u64 running)
 {
 	u64 status;
 
 	rdmsrl(MSR_CORE_PERF_GLOBAL_STATUS, status);
-	return status & (intel_global_bits(x86_all_counters() |
-					   x86_pmu.metrics) |
-			 INTEL_STATUS_OVF_BUF | INTEL_STATUS_COND_CHGD);
+	return status & intel_status_bits(x86_this_cpu_type());
 }
 
 static void intel_ack(u64 status)
@@ -289,7 +303,8 @@ static void intel_set_freeze_on_smi(void *unused)
 
 static void intel_reset(void)
 {
-	unsigned long gp = x86_pmu.gp, fixed = x86_pmu.fixed >> X86_PMC_FIXED;
+	const struct x86_cpu_type *type = x86_this_cpu_type();
+	unsigned long gp = type->gp, fixed = type->fixed >> X86_PMC_FIXED;
 	int idx;
 
 	if (x86_pmu.version >= 2)
@@ -305,11 +320,9 @@ static void intel_reset(void)
 			wrmsrl(MSR_ARCH_PERFMON_FIXED_CTR0 + idx, 0);
 	}
 	if (x86_pmu.version >= 2) {
-		wrmsrl(MSR_CORE_PERF_GLOBAL_OVF_CTRL,
-		       intel_global_bits(x86_all_counters() | x86_pmu.metrics) |
-		       INTEL_STATUS_OVF_BUF | INTEL_STATUS_COND_CHGD);
+		wrmsrl(MSR_CORE_PERF_GLOBAL_OVF_CTRL, intel_status_bits(type));
 		intel_set_freeze_on_smi(NULL);
-		intel_topdown_reset();
+		intel_topdown_reset(type);
 	}
 }
 
@@ -338,43 +351,44 @@ static bool intel_constraint_match(const struct intel_constraint *c,
  * The counters the model lets an event with this config use: those of
  * its first constraint that matches, or every general counter.
  */
-static u64 intel_model_counters(u64 config)
+static u64 intel_model_counters(const struct x86_cpu_type *type, u64 config)
 {
+	const struct intel_model *model = intel_model(type);
 	const struct intel_constraint *c;
 	unsigned int i;
 
-	if (!intel_model)
-		return x86_pmu.gp;
-	for (i = 0; i < intel_model->n_constraints; i++) {
-		c = &intel_model->constraints[i];
+	if (!model)
+		return type->gp;
+	for (i = 0; i < model->n_constraints; i++) {
+		c = &model->constraints[i];
 		if (intel_constraint_match(c, config))
-			return c->counters & (x86_pmu.gp | x86_pmu.fixed);
+			return c->counters & x86_type_counters(type);
 	}
-	return x86_pmu.gp;
+	return type->gp;
 }
 
-static u64 intel_counters_for(u64 config)
+static u64 intel_counters_for(const struct x86_cpu_type *type, u64 config)
 {
 	u64 code = config & (ARCH_PERFMON_EVENTSEL_EVENT |
 			     ARCH_PERFMON_EVENTSEL_UMASK);
 	u64 counters;
 	int n;
 
-	if (intel_is_metric(config))
+	if (intel_is_metric(type, config))
 		return intel_metric_counter(config);
-	counters = intel_model_counters(config);
+	counters = intel_model_counters(type, config);
 	for (n = 0; n < ARRAY_SIZE(intel_fixed_events); n++) {
 		if (code != intel_fixed_events[n] ||
-		    !(x86_pmu.fixed & BIT_ULL(X86_PMC_FIXED + n)))
+		    !(type->fixed & BIT_ULL(X86_PMC_FIXED + n)))
 			continue;
 		counters |= BIT_ULL(X86_PMC_FIXED + n);
 	}
 	/* A fixed counter takes no qualifier. */
 	if (config & INTEL_FIXED_REFUSES)
-		counters &= ~x86_pmu.fixed;
+		counters &= ~type->fixed;
 	/* Reference cycles are the fixed counter's alone. */
 	else if (code == INTEL_REF_CYCLES)
-		counters &= ~x86_pmu.gp;
+		counters &= ~type->gp;
 	return counters;
 }
 
@@ -383,18 +397,19 @@ static u64 intel_counters_for(u64 config)
  * with ENXIO, as 6.1 does, where the CPU does not have the register;
  * where it has, refused too, as this driver does not program it yet.
  */
-static int intel_check_extra_msr(u64 config)
+static int intel_check_extra_msr(const struct x86_cpu_type *type, u64 config)
 {
+	const struct intel_model *model = intel_model(type);
 	const struct intel_extra_msr *x;
 	unsigned int i;
 
-	if (!intel_model)
+	if (!model)
 		return 0;
-	for (i = 0; i < intel_model->n_extra_msrs; i++) {
-		x = &intel_model->extra_msrs[i];
+	for (i = 0; i < model->n_extra_msrs; i++) {
+		x = &model->extra_msrs[i];
 		if ((config & INTEL_MATCH_UMASK) != x->code)
 			continue;
-		if (!test_bit(i, &intel_extra_present))
+		if (!test_bit(i, &type->extra_present))
 			return perf_refuse(-ENXIO, "config: the event's extra MSR is not there",
 					   x->msr);
 		return perf_refuse(-EOPNOTSUPP,
@@ -406,16 +421,17 @@ static int intel_check_extra_msr(u64 config)
 
 static int intel_hw_config(struct perf_event *event)
 {
+	struct x86_cpu_type *type = x86_event_type(event);
 	struct perf_event_attr *attr = &event->attr;
 	int ret;
 
 	ret = x86_hw_config(event);
 	if (ret)
 		return ret;
-	ret = intel_check_extra_msr(event->hw.config);
+	ret = intel_check_extra_msr(type, event->hw.config);
 	if (ret)
 		return ret;
-	if (intel_is_metric(event->hw.config)) {
+	if (intel_is_metric(type, event->hw.config)) {
 		ret = intel_topdown_check(event);
 		if (ret)
 			return ret;
@@ -425,7 +441,8 @@ static int intel_hw_config(struct perf_event *event)
 		return perf_refuse(-EOPNOTSUPP,
 				   "sample_type: no branch records here",
 				   attr->branch_sample_type);
-	if (attr->type != PERF_TYPE_RAW ||
+	if (attr->type == PERF_TYPE_HARDWARE ||
+	    attr->type == PERF_TYPE_HW_CACHE ||
 	    !(attr->config & ARCH_PERFMON_EVENTSEL_ANY))
 		return 0;
 
@@ -556,8 +573,9 @@ broken:
 /*
  * Whether the register is there: a hypervisor may leave it out, and
  * fault on it or drop writes.  Bit 0 is a field of every extra MSR.
+ * Asked on a CPU of the kind that would have it.
  */
-static bool __init intel_msr_holds(u32 msr)
+static bool intel_msr_holds(u32 msr)
 {
 	u64 val, back;
 
@@ -569,28 +587,119 @@ static bool __init intel_msr_holds(u32 msr)
 	return back == (val ^ 1);
 }
 
-/* What this CPU's model table, if it has one, adds to x86_pmu. */
-static void __init intel_model_init(void)
+/* CPUID 0x1A EAX[31:24]: the kind of core of a hybrid's CPU. */
+#define INTEL_CORE_TYPE_ATOM	0x20
+#define INTEL_CORE_TYPE_CORE	0x40
+
+/* The kind of this CPU of a hybrid; an unknown kind counts as a big core. */
+static struct x86_cpu_type *intel_cpu_type(void)
 {
-	const struct x86_cpu_id *id = x86_match_cpu(intel_models);
+	u8 core_type = cpuid_eax(0x1a) >> 24;
+
+	if (core_type == x86_cpu_types[1].core_type)
+		return &x86_cpu_types[1];
+	return &x86_cpu_types[0];
+}
+
+/*
+ * Which extra MSRs of its model a CPU type has, asked on a CPU of the
+ * type.
+ */
+static void intel_extra_probe(struct x86_cpu_type *type)
+{
+	const struct intel_model *model = intel_model(type);
 	unsigned int i;
 
-	if (!id)
+	for (i = 0; model && i < model->n_extra_msrs; i++)
+		if (intel_msr_holds(model->extra_msrs[i].msr))
+			__set_bit(i, &type->extra_present);
+}
+
+/*
+ * The first CPU of a hybrid's kind comes up: what the kind has of its
+ * extra MSRs, and its counters in the log (6.1's lines).
+ */
+static void intel_type_starting(struct x86_cpu_type *type)
+{
+	intel_extra_probe(type);
+	/* As 6.1 writes it, with its file's prefix (less a trailing blank). */
+	pr_info("core: %s PMU driver:\n", type->name);
+	x86_pmu_announce(type);
+}
+
+/*
+ * A CPU type's generic events and tables: the architectural events the
+ * CPU has (CPUID 0xA EBX, @missing), then what its model table, if any,
+ * says.
+ */
+static void __init intel_type_init(struct x86_cpu_type *type,
+				   const struct intel_model *model,
+				   unsigned int missing, unsigned int len)
+{
+	unsigned int i;
+
+	for (i = 0; i < ARRAY_SIZE(intel_arch_events); i++) {
+		if (i < len && (missing & BIT(i)))
+			continue;
+		type->event_map[intel_arch_events[i].id] =
+			intel_arch_events[i].code;
+	}
+	/*
+	 * Only fixed counter 2 counts reference cycles: without it the
+	 * generic event is not supported (6.1 programs the pseudo-event on
+	 * a general counter there, which counts nothing of the kind).
+	 */
+	if (type->fixed & BIT_ULL(X86_PMC_FIXED + 2))
+		type->event_map[PERF_COUNT_HW_REF_CPU_CYCLES] = INTEL_REF_CYCLES;
+	if (!model)
 		return;
-	intel_model = (const struct intel_model *)id->driver_data;
-	if (intel_model->init)
-		intel_model->init();
-	x86_pmu.name = intel_model->name;
-	x86_pmu.pmu_name = intel_model->pmu_name;
-	x86_pmu.cache_map = intel_model->cache_map;
-	x86_pmu.extra_format = intel_model->format_attrs;
-	x86_pmu.extra_events = intel_model->event_attrs;
-	for (i = 0; i < intel_model->n_events; i++)
-		intel_event_map[intel_model->events[i].id] =
-			intel_model->events[i].code;
-	for (i = 0; i < intel_model->n_extra_msrs; i++)
-		if (intel_msr_holds(intel_model->extra_msrs[i].msr))
-			__set_bit(i, &intel_extra_present);
+	type->model = model;
+	type->cache_map = model->cache_map;
+	type->extra_format = model->format_attrs;
+	type->extra_events = model->event_attrs;
+	for (i = 0; i < model->n_events; i++)
+		type->event_map[model->events[i].id] = model->events[i].code;
+}
+
+/*
+ * A hybrid (the model has Atom cores beside its own, and the CPU says it
+ * is one): a kind for the big cores, with the counters they have beyond
+ * CPUID 0xA's, which are what all cores have, and one for the Atom cores.
+ */
+static bool __init intel_hybrid_init(const struct intel_model *model,
+				     unsigned int missing, unsigned int len)
+{
+	struct x86_cpu_type *core = &x86_cpu_types[0];
+	struct x86_cpu_type *atom = &x86_cpu_types[1];
+	unsigned int fixed_n = fls64(x86_pmu.fixed >> X86_PMC_FIXED);
+
+	if (!model || !model->atom || !boot_cpu_has(X86_FEATURE_HYBRID_CPU))
+		return false;
+	x86_pmu.n_types = 2;
+	x86_pmu.cpu_type = intel_cpu_type;
+	x86_pmu.type_starting = intel_type_starting;
+
+	core->name = "cpu_core";
+	core->core_type = INTEL_CORE_TYPE_CORE;
+	core->gp = GENMASK_ULL(min_t(unsigned int,
+				     hweight64(x86_pmu.gp) + model->more_gp,
+				     INTEL_PMC_MAX_GENERIC) - 1, 0);
+	core->fixed = x86_pmu.fixed;
+	if (model->more_fixed)
+		core->fixed |= GENMASK_ULL(X86_PMC_FIXED + fixed_n +
+					   model->more_fixed - 1,
+					   X86_PMC_FIXED + fixed_n);
+	core->fixed &= GENMASK_ULL(X86_PMC_FIXED +
+				   ARRAY_SIZE(intel_fixed_events) - 1,
+				   X86_PMC_FIXED);
+	intel_type_init(core, model, missing, len);
+
+	atom->name = "cpu_atom";
+	atom->core_type = INTEL_CORE_TYPE_ATOM;
+	atom->gp = x86_pmu.gp;
+	atom->fixed = x86_pmu.fixed;
+	intel_type_init(atom, model->atom, missing, len);
+	return true;
 }
 
 /**
@@ -601,6 +710,8 @@ static void __init intel_model_init(void)
  */
 int __init intel_pmu_probe(void)
 {
+	const struct x86_cpu_id *id = x86_match_cpu(intel_models);
+	const struct intel_model *model = NULL;
 	union cpuid10_eax eax;
 	union cpuid10_ebx ebx;
 	union cpuid10_edx edx;
@@ -629,7 +740,6 @@ int __init intel_pmu_probe(void)
 	x86_pmu.stride = 1;
 	x86_pmu.max_period = U32_MAX >> 1;
 	x86_pmu.raw_mask = X86_RAW_EVENT_MASK;
-	x86_pmu.event_map = intel_event_map;
 	x86_pmu.hw_config = intel_hw_config;
 	x86_pmu.counters_for = intel_counters_for;
 	x86_pmu.enable = intel_enable;
@@ -683,20 +793,20 @@ int __init intel_pmu_probe(void)
 		intel_format[ARRAY_SIZE(intel_format) - 2] = NULL;
 	x86_pmu.format = intel_format;
 
-	for (i = 0; i < ARRAY_SIZE(intel_arch_events); i++) {
-		if (i < eax.split.mask_length && (ebx.full & BIT(i)))
-			continue;
-		intel_event_map[intel_arch_events[i].id] =
-			intel_arch_events[i].code;
+	if (id) {
+		model = (const struct intel_model *)id->driver_data;
+		if (model->init)
+			model->init();
+		x86_pmu.name = model->name;
+		x86_pmu.pmu_name = model->pmu_name;
 	}
-	/*
-	 * Only fixed counter 2 counts reference cycles: without it the
-	 * generic event is not supported (6.1 programs the pseudo-event on
-	 * a general counter there, which counts nothing of the kind).
-	 */
-	if (x86_pmu.fixed & BIT_ULL(X86_PMC_FIXED + 2))
-		intel_event_map[PERF_COUNT_HW_REF_CPU_CYCLES] = INTEL_REF_CYCLES;
-	intel_model_init();
+	if (!intel_hybrid_init(model, ebx.full, eax.split.mask_length)) {
+		x86_cpu_types[0].gp = x86_pmu.gp;
+		x86_cpu_types[0].fixed = x86_pmu.fixed;
+		intel_type_init(&x86_cpu_types[0], model, ebx.full,
+				eax.split.mask_length);
+		intel_extra_probe(&x86_cpu_types[0]);
+	}
 
 	if (intel_check_hardware())
 		return -EIO;
@@ -707,8 +817,12 @@ int __init intel_pmu_probe(void)
 		x86_pmu.ctr = MSR_IA32_PMC0;
 		x86_pmu.max_period = GENMASK_ULL(x86_pmu.width - 2, 0);
 	}
-	if (intel_model)
-		intel_topdown_init(intel_model->metrics, caps);
+	for (i = 0; i < X86_MAX_CPU_TYPES; i++) {
+		model = intel_model(&x86_cpu_types[i]);
+		if (model)
+			intel_topdown_init(&x86_cpu_types[i], model->metrics,
+					   caps);
+	}
 	pr_info("Performance Events: %s, %s%s%s PMU driver.\n", x86_pmu.name,
 		x86_pmu.version >= 5 && edx.split.anythread_deprecated ?
 		"AnyThread deprecated, " : "",

@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * The Ice Lake and Sapphire Rapids core PMUs: Ice Lake client and server,
- * Tiger Lake and Rocket Lake; Sapphire Rapids and Emerald Rapids
+ * Tiger Lake and Rocket Lake; Sapphire Rapids and Emerald Rapids, and
+ * the big cores of the Alder Lake and Raptor Lake hybrids
  * (architectural perfmon version 5, eight general counters, fixed
  * counter 3 for the issue slots and the topdown metrics of topdown.c).
  *
@@ -219,4 +220,40 @@ const struct intel_model intel_sapphirerapids = {
 	.n_extra_msrs	= ARRAY_SIZE(spr_extra_msrs),
 	.format_attrs	= intel_frontend_format,
 	.metrics	= 8,
+};
+
+/*
+ * Alder Lake's and Raptor Lake's big cores (Golden Cove, Raptor Cove)
+ * have Sapphire Rapids' core PMU and two general counters and the slots
+ * counter more than CPUID 0xA says; the hybrid shows its memory events
+ * (MEM_TRANS_RETIRED.LOAD_LATENCY, MEM_INST_RETIRED.ALL_STORES, and
+ * mem-loads-aux, which perf opens with mem-loads) on both kinds of core.
+ */
+X86_EVENT_STR_ATTR(adl_mem_loads, "mem-loads",
+		   "event=0xcd,umask=0x1,ldlat=3");
+X86_EVENT_STR_ATTR(adl_mem_loads_aux, "mem-loads-aux",
+		   "event=0x03,umask=0x82");
+X86_EVENT_STR_ATTR(adl_mem_stores, "mem-stores", "event=0xcd,umask=0x2");
+
+static struct attribute *adl_event_attrs[] = {
+	&adl_mem_loads.attr.attr,
+	&adl_mem_loads_aux.attr.attr,
+	&adl_mem_stores.attr.attr,
+	NULL,
+};
+
+const struct intel_model intel_alderlake = {
+	.name		= "Alderlake Hybrid events",
+	.pmu_name	= "alderlake_hybrid",
+	.cache_map	= &spr_cache_map,
+	.constraints	= spr_constraints,
+	.n_constraints	= ARRAY_SIZE(spr_constraints),
+	.extra_msrs	= spr_extra_msrs,
+	.n_extra_msrs	= ARRAY_SIZE(spr_extra_msrs),
+	.format_attrs	= intel_frontend_format,
+	.event_attrs	= adl_event_attrs,
+	.metrics	= 8,
+	.atom		= &intel_alderlake_atom,
+	.more_gp	= 2,
+	.more_fixed	= 1,
 };

@@ -89,6 +89,11 @@ struct intel_extra_msr {
  *	or NULL
  * @metrics: the topdown metrics IA32_PERF_METRICS has (4 or 8; 0 for
  *	none), where IA32_PERF_CAPABILITIES says it is there (topdown.c)
+ * @atom: a hybrid's model of its Atom cores (this one is its big
+ *	cores'), or NULL
+ * @more_gp: a hybrid's big cores' general counters beyond CPUID 0xA's
+ *	(which are what every core has)
+ * @more_fixed: its big cores' fixed counters beyond CPUID 0xA's
  */
 struct intel_model {
 	const char			*name;
@@ -104,6 +109,9 @@ struct intel_model {
 	struct attribute		**format_attrs;
 	struct attribute		**event_attrs;
 	unsigned int			metrics;
+	const struct intel_model	*atom;
+	u8				more_gp;
+	u8				more_fixed;
 };
 
 /*
@@ -115,12 +123,13 @@ extern struct attribute *intel_ldlat_format[];
 extern struct attribute *intel_frontend_format[];
 
 /* Topdown slots and metrics, from Ice Lake (topdown.c). */
-bool intel_is_metric(u64 config);
+bool intel_is_metric(const struct x86_cpu_type *type, u64 config);
 u64 intel_metric_counter(u64 config);
 int intel_topdown_check(struct perf_event *event);
 u64 intel_global_bits(u64 counters);
-void intel_topdown_reset(void);
-void intel_topdown_init(unsigned int metrics, u64 caps);
+void intel_topdown_reset(const struct x86_cpu_type *type);
+void intel_topdown_init(struct x86_cpu_type *type, unsigned int metrics,
+			u64 caps);
 
 /* The topdown events of Sandy Bridge to Broadwell (sandybridge.c). */
 extern struct attribute *intel_snb_topdown_events[];
@@ -135,5 +144,6 @@ extern const struct intel_model intel_knl;
 extern const struct intel_model intel_bonnell, intel_silvermont;
 extern const struct intel_model intel_goldmont, intel_goldmont_plus;
 extern const struct intel_model intel_tremont, intel_gracemont;
+extern const struct intel_model intel_alderlake, intel_alderlake_atom;
 
 #endif /* _ARCH_X86_EVENTS_INTEL_MODEL_H */

@@ -17,7 +17,7 @@ static const struct intel_model * const models[] = {
 	&intel_broadwell, &intel_skylake, &intel_icelake,
 	&intel_sapphirerapids, &intel_knl, &intel_bonnell, &intel_silvermont,
 	&intel_goldmont, &intel_goldmont_plus, &intel_tremont,
-	&intel_gracemont,
+	&intel_gracemont, &intel_alderlake, &intel_alderlake_atom,
 };
 
 /* Eight general counters and four fixed ones at most, today. */
@@ -38,10 +38,16 @@ static void model_names(struct kunit *test)
 		KUNIT_EXPECT_NOT_NULL(test, models[i]->name);
 		KUNIT_EXPECT_NOT_NULL(test, models[i]->pmu_name);
 		KUNIT_EXPECT_NOT_NULL(test, models[i]->cache_map);
-		/* caps/pmu_name tells models apart: no two share one. */
-		for (j = 0; j < i; j++)
+		/*
+		 * caps/pmu_name tells models apart: no two share one, but
+		 * the two kinds of core of one hybrid.
+		 */
+		for (j = 0; j < i; j++) {
+			if (models[j]->atom == models[i])
+				continue;
 			KUNIT_EXPECT_STRNEQ(test, models[i]->pmu_name,
 					    models[j]->pmu_name);
+		}
 	}
 }
 
@@ -134,14 +140,44 @@ static void model_extra_msrs(struct kunit *test)
 }
 
 /*
- * The topdown metrics of this CPU (topdown.c): none of the pseudo-events
+ * A hybrid's two tables: the Atom cores' is among the models, is no
+ * hybrid itself and has no metrics; the big cores have a few counters
+ * more than CPUID 0xA says, never fewer.
+ */
+static void model_hybrids(struct kunit *test)
+{
+	const struct intel_model *atom;
+	int i, j, found;
+
+	for (i = 0; i < ARRAY_SIZE(models); i++) {
+		atom = models[i]->atom;
+		if (!atom) {
+			KUNIT_EXPECT_EQ(test, models[i]->more_gp, 0);
+			KUNIT_EXPECT_EQ(test, models[i]->more_fixed, 0);
+			continue;
+		}
+		for (found = 0, j = 0; j < ARRAY_SIZE(models); j++)
+			found |= models[j] == atom;
+		KUNIT_EXPECT_TRUE_MSG(test, found, "%s", models[i]->name);
+		KUNIT_EXPECT_NULL(test, atom->atom);
+		KUNIT_EXPECT_EQ(test, atom->metrics, 0U);
+		KUNIT_EXPECT_STREQ(test, atom->pmu_name, models[i]->pmu_name);
+		KUNIT_EXPECT_LE(test, models[i]->more_gp, 4);
+		KUNIT_EXPECT_LE(test, models[i]->more_fixed, 1);
+	}
+}
+
+/*
+ * The topdown metrics of the first CPU type, the only one that may have
+ * them (a hybrid's big cores; topdown.c): none of the pseudo-events
  * is a metric without them; with them, each of the model's is, on a
  * pseudo-counter of its own, which the global control shows as bit 48,
  * and the one after the last is an ordinary event.
  */
 static void model_topdown(struct kunit *test)
 {
-	unsigned int n = hweight64(x86_pmu.metrics), i;
+	const struct x86_cpu_type *type = &x86_cpu_types[0];
+	unsigned int n = hweight64(type->metrics), i;
 	u64 all = 0, config;
 
 	for (i = 0; i < ARRAY_SIZE(models); i++)
@@ -152,19 +188,21 @@ static void model_topdown(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, intel_global_bits(0xfULL), 0xfULL);
 	for (i = 0; i <= INTEL_TD_METRIC_NUM; i++) {
 		config = 0x8000 + (i << 8);
-		KUNIT_EXPECT_EQ_MSG(test, intel_is_metric(config), i < n,
+		KUNIT_EXPECT_EQ_MSG(test, intel_is_metric(type, config), i < n,
 				    "%#llx", config);
 		/* A qualifier or an event select byte: not a metric. */
-		KUNIT_EXPECT_FALSE(test, intel_is_metric(config | 0x3c));
+		KUNIT_EXPECT_FALSE(test, intel_is_metric(type, config | 0x3c));
 		if (i < n)
 			all |= intel_metric_counter(config | 0x130000);
 	}
-	KUNIT_EXPECT_EQ(test, all, x86_pmu.metrics);
+	KUNIT_EXPECT_EQ(test, all, type->metrics);
+	/* No other type has metrics. */
+	KUNIT_EXPECT_EQ(test, x86_cpu_types[1].metrics, 0ULL);
 	if (!n)
 		return;
 	KUNIT_EXPECT_EQ(test, intel_metric_counter(0x8000),
 			BIT_ULL(X86_PMC_METRIC));
-	KUNIT_EXPECT_EQ(test, intel_global_bits(x86_pmu.metrics | 0xfULL),
+	KUNIT_EXPECT_EQ(test, intel_global_bits(type->metrics | 0xfULL),
 			BIT_ULL(X86_PMC_METRIC) | 0xfULL);
 }
 
@@ -174,6 +212,7 @@ static struct kunit_case intel_model_cases[] = {
 	KUNIT_CASE(model_cache_maps),
 	KUNIT_CASE(model_constraints),
 	KUNIT_CASE(model_extra_msrs),
+	KUNIT_CASE(model_hybrids),
 	KUNIT_CASE(model_topdown),
 	{}
 };

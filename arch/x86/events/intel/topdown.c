@@ -54,16 +54,22 @@ static u64 topdown_code(u64 config)
 			 ARCH_PERFMON_EVENTSEL_UMASK);
 }
 
+/* Every metric pseudo-counter there may be. */
+#define TOPDOWN_ALL_METRICS	GENMASK_ULL(X86_PMC_METRIC + \
+					    INTEL_TD_METRIC_NUM - 1, \
+					    X86_PMC_METRIC)
+
 /**
- * intel_is_metric - whether @config is a topdown metric of this CPU
+ * intel_is_metric - whether @config is a topdown metric of a CPU type
+ * @type: the CPU type
  * @config: an event select
  *
- * Return: true for pseudo-events 0x8000 up to the CPU's last metric.
+ * Return: true for pseudo-events 0x8000 up to the type's last metric.
  */
-bool intel_is_metric(u64 config)
+bool intel_is_metric(const struct x86_cpu_type *type, u64 config)
 {
 	u64 code = topdown_code(config);
-	unsigned int n = hweight64(x86_pmu.metrics);
+	unsigned int n = hweight64(type->metrics);
 
 	return code >= TOPDOWN_METRIC && code < TOPDOWN_METRIC + (n << 8) &&
 	       !(code & 0xff);
@@ -120,9 +126,9 @@ int intel_topdown_check(struct perf_event *event)
  */
 u64 intel_global_bits(u64 counters)
 {
-	u64 bits = counters & ~x86_pmu.metrics;
+	u64 bits = counters & ~TOPDOWN_ALL_METRICS;
 
-	if (counters & x86_pmu.metrics)
+	if (counters & TOPDOWN_ALL_METRICS)
 		bits |= BIT_ULL(GLOBAL_CTRL_EN_PERF_METRICS);
 	return bits;
 }
@@ -146,7 +152,7 @@ static void topdown_zero(struct perf_event *slots)
 static void topdown_fold(struct x86_pmu_cpu *cpuc, struct perf_event *also)
 {
 	struct perf_event *slots = cpuc->on[X86_PMC_SLOTS], *metric;
-	unsigned long bits = cpuc->running & x86_pmu.metrics;
+	unsigned long bits = cpuc->running & TOPDOWN_ALL_METRICS;
 	u64 count, shares, mask = GENMASK_ULL(x86_pmu.width - 1, 0);
 	int idx;
 
@@ -216,10 +222,11 @@ static void topdown_set_period(struct perf_event *event)
 
 /**
  * intel_topdown_reset - clear IA32_PERF_METRICS, where it is
+ * @type: this CPU's type
  */
-void intel_topdown_reset(void)
+void intel_topdown_reset(const struct x86_cpu_type *type)
 {
-	if (x86_pmu.metrics)
+	if (type->metrics)
 		wrmsrl(MSR_PERF_METRICS, 0);
 }
 
@@ -256,23 +263,26 @@ static struct attribute *topdown_events[] = {
 };
 
 /**
- * intel_topdown_init - the metrics, if the CPU has them
- * @metrics: the categories IA32_PERF_METRICS has on this model (4 or 8),
+ * intel_topdown_init - the metrics of a CPU type, if it has them
+ * @type: the type
+ * @metrics: the categories IA32_PERF_METRICS has on its model (4 or 8),
  *	0 for none
  * @caps: IA32_PERF_CAPABILITIES
  *
- * They need fixed counter 3 and the capability.  Called once at boot.
+ * They need fixed counter 3 and the capability.  Called once at boot,
+ * for at most one type of a machine.
  */
-void __init intel_topdown_init(unsigned int metrics, u64 caps)
+void __init intel_topdown_init(struct x86_cpu_type *type,
+			       unsigned int metrics, u64 caps)
 {
 	if (!metrics || !(caps & CAP_PERF_METRICS) ||
-	    !(x86_pmu.fixed & BIT_ULL(X86_PMC_SLOTS)))
+	    !(type->fixed & BIT_ULL(X86_PMC_SLOTS)))
 		return;
 	metrics = min_t(unsigned int, metrics, ARRAY_SIZE(topdown_events) - 2);
-	x86_pmu.metrics = GENMASK_ULL(X86_PMC_METRIC + metrics - 1,
-				      X86_PMC_METRIC);
+	type->metrics = GENMASK_ULL(X86_PMC_METRIC + metrics - 1,
+				    X86_PMC_METRIC);
 	topdown_events[1 + metrics] = NULL;
-	x86_pmu.topdown_events = topdown_events;
+	type->topdown_events = topdown_events;
 	x86_pmu.topdown_update = topdown_update;
 	x86_pmu.topdown_set_period = topdown_set_period;
 }

@@ -2,7 +2,8 @@
 /*
  * The Tremont and Gracemont core PMUs (Atom, architectural perfmon
  * version 5; Tremont has four general counters, Gracemont, the E-core
- * of Alder Lake and the Alder Lake-N parts, six; both three fixed).
+ * of Alder Lake and the Alder Lake-N parts, six; both three fixed), and
+ * the Atom cores of the Alder Lake and Raptor Lake hybrids.
  *
  * Event codes from Intel's event lists for the two microarchitectures,
  * checked against what Linux 6.1 programs for the same generic events
@@ -112,4 +113,37 @@ const struct intel_model intel_gracemont = {
 	.n_extra_msrs	= ARRAY_SIZE(grt_extra_msrs),
 	.format_attrs	= intel_ldlat_format,
 	.event_attrs	= tnt_event_attrs,
+};
+
+/*
+ * The Atom cores (Gracemont) of Alder Lake's and Raptor Lake's hybrids:
+ * as Gracemont alone, but with all of TOPDOWN_BAD_SPECULATION (unit
+ * mask 0) and the memory events of MEM_UOPS_RETIRED, as 6.1 shows them
+ * on the hybrid.
+ */
+X86_EVENT_STR_ATTR(adl_atom_td_bad_spec, "topdown-bad-spec",
+		   "event=0x73,umask=0x0");
+X86_EVENT_STR_ATTR(adl_atom_mem_loads, "mem-loads",
+		   "event=0xd0,umask=0x5,ldlat=3");
+X86_EVENT_STR_ATTR(adl_atom_mem_stores, "mem-stores",
+		   "event=0xd0,umask=0x6");
+
+static struct attribute *adl_atom_event_attrs[] = {
+	&tnt_td_retiring.attr.attr,
+	&adl_atom_td_bad_spec.attr.attr,
+	&tnt_td_fe_bound.attr.attr,
+	&tnt_td_be_bound.attr.attr,
+	&adl_atom_mem_loads.attr.attr,
+	&adl_atom_mem_stores.attr.attr,
+	NULL,
+};
+
+const struct intel_model intel_alderlake_atom = {
+	.name		= "Gracemont events",
+	.pmu_name	= "alderlake_hybrid",
+	.cache_map	= &tnt_cache_map,
+	.extra_msrs	= grt_extra_msrs,
+	.n_extra_msrs	= ARRAY_SIZE(grt_extra_msrs),
+	.format_attrs	= intel_ldlat_format,
+	.event_attrs	= adl_atom_event_attrs,
 };
