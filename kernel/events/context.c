@@ -182,19 +182,28 @@ static bool event_fits_cpu(struct perf_event *event)
 		return false;
 	if (perf_is_cgroup_event(event) && !perf_cgroup_match(event))
 		return false;
-	return !event->pmu->filter_match || event->pmu->filter_match(event);
+	return perf_pmus_filter_match(event);
 }
 
-/*
- * Whether the PMU of every member of @leader's group lets it run on this
- * CPU: a group of a software leader and members of one kind of CPU's
- * PMU (hybrid x86) runs only on that kind.
+/**
+ * perf_pmus_filter_match - whether the PMUs of an event and of its
+ *	group's members let it run on this CPU
+ * @event: the event; its members are asked if it leads a group
+ *
+ * A PMU's filter_match() keeps its events to some CPUs (hybrid x86: one
+ * PMU a kind of CPU), so a group of a software leader and members of
+ * one kind runs on that kind only.  Interrupts off or the context's lock
+ * held: a group changes under both.
+ *
+ * Return: true if they all agree.
  */
-static bool group_members_fit_cpu(struct perf_event *leader)
+bool perf_pmus_filter_match(struct perf_event *event)
 {
 	struct perf_event *sibling;
 
-	list_for_each_entry(sibling, &leader->sibling_list, sibling_entry) {
+	if (event->pmu->filter_match && !event->pmu->filter_match(event))
+		return false;
+	list_for_each_entry(sibling, &event->sibling_list, sibling_entry) {
 		if (sibling->pmu->filter_match &&
 		    !sibling->pmu->filter_match(sibling))
 			return false;
@@ -270,7 +279,7 @@ static int group_sched_in(struct perf_event *leader,
 	struct pmu *pmu = leader->pmu;
 
 	if (leader->state != PERF_EVENT_STATE_INACTIVE ||
-	    !event_fits_cpu(leader) || !group_members_fit_cpu(leader))
+	    !event_fits_cpu(leader))
 		return 0;
 
 	perf_pmu_disable(pmu);

@@ -355,6 +355,7 @@ struct perf_callchain_entry *perf_callchain(struct perf_event *event,
 void perf_event_times_now(struct perf_event *event, u64 *enabled,
 			  u64 *running);
 void perf_event_disable_inatomic(struct perf_event *event);
+bool perf_pmus_filter_match(struct perf_event *event);
 
 /* cgroup.c: the cgroup id PERF_SAMPLE_CGROUP carries */
 #ifdef CONFIG_CGROUP_PERF

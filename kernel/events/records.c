@@ -127,14 +127,26 @@ void perf_sb_ctx_del(struct perf_event_context *ctx, struct perf_event *event)
 		list_del_rcu(&event->sb_entry);
 }
 
-/* Can @event take a record here and now? */
+/*
+ * Can @event take a record here and now?  Not where its group could
+ * not run (a hybrid's other kind of CPU).
+ */
 static bool perf_sb_event_ready(struct perf_event *event)
 {
+	unsigned long flags;
+	bool ready;
+
 	if (READ_ONCE(event->state) < PERF_EVENT_STATE_INACTIVE)
 		return false;
 	if (event->cpu != -1 && event->cpu != smp_processor_id())
 		return false;
-	return !event->pmu->filter_match || event->pmu->filter_match(event);
+	if (!READ_ONCE(event->nr_siblings))
+		return !event->pmu->filter_match ||
+		       event->pmu->filter_match(event);
+	local_irq_save(flags);
+	ready = perf_pmus_filter_match(event);
+	local_irq_restore(flags);
+	return ready;
 }
 
 static void perf_sb_walk(struct perf_event_context *ctx, perf_sb_fn fn,

@@ -169,7 +169,7 @@ static void x86_update_userpage_time(struct perf_event *event,
  * @up: its control page, inside the page's seqcount write
  * @now: the perf clock (sched_clock) at this update
  *
- * The TSC conversion for every event, and for events of the cpu PMU
+ * The TSC conversion for every event, and for events of the cpu PMUs
  * what self-monitoring with rdpmc needs (rdpmc.c).
  */
 void arch_perf_update_userpage(struct perf_event *event,
@@ -269,10 +269,10 @@ static int __init x86_pmu_detect(void)
 		ret = amd_pmu_probe();
 	if (!ret) {
 		ret = x86_pmu_register();
-		if (ret)
-			pr_err("Performance Events: cannot register the cpu PMU: %d\n",
-			       ret);
-		return 0;
+		if (!ret)
+			return 0;
+		pr_err("Performance Events: cannot register the cpu PMUs: %d\n",
+		       ret);
 	}
 	memset(&x86_pmu, 0, sizeof(x86_pmu));
 	memset(x86_cpu_types, 0, sizeof(x86_cpu_types));

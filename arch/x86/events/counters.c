@@ -683,10 +683,12 @@ int __init x86_pmu_register(void)
 	ret = cpuhp_setup_state(CPUHP_AP_PERF_X86_STARTING,
 				"perf/x86:starting", x86_pmu_cpu_starting,
 				x86_pmu_cpu_dying);
+	if (!ret) {
+		ret = x86_cpu_types_register();
+		if (ret)
+			cpuhp_remove_state(CPUHP_AP_PERF_X86_STARTING);
+	}
 	if (ret)
-		return ret;
-	ret = x86_cpu_types_register();
-	if (ret)
-		cpuhp_remove_state(CPUHP_AP_PERF_X86_STARTING);
+		x86_pmu_nmi_exit();
 	return ret;
 }

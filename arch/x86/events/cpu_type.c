@@ -44,6 +44,7 @@ void __init x86_cpu_types_init(void)
 {
 	struct x86_cpu_type *type;
 	unsigned int i;
+	int cpu;
 
 	if (!x86_pmu.n_types)
 		x86_pmu.n_types = 1;
@@ -57,6 +58,13 @@ void __init x86_cpu_types_init(void)
 			type->pmu.filter_match = x86_type_filter_match;
 		}
 	}
+	/*
+	 * Until a CPU comes up and learns its kind (the overflow NMI may
+	 * come before: a counter the BIOS left running), it is of the
+	 * first; nothing of it is programmed until then.
+	 */
+	for_each_possible_cpu(cpu)
+		per_cpu(x86_pmu_cpu.type, cpu) = &x86_cpu_types[0];
 }
 
 /**
@@ -115,10 +123,7 @@ void x86_cpu_type_starting(unsigned int cpu)
  */
 void x86_cpu_type_dying(unsigned int cpu)
 {
-	struct x86_cpu_type *type = x86_this_cpu_type();
-
-	if (type)
-		cpumask_clear_cpu(cpu, &type->cpus);
+	cpumask_clear_cpu(cpu, &x86_this_cpu_type()->cpus);
 }
 
 /**

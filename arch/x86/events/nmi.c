@@ -141,3 +141,11 @@ void __init x86_pmu_nmi_init(void)
 	register_nmi_handler(NMI_LOCAL, x86_pmi_handler, NMI_FLAG_FIRST,
 			     "PMI");
 }
+
+/**
+ * x86_pmu_nmi_exit - no PMI to take: the driver could not start
+ */
+void __init x86_pmu_nmi_exit(void)
+{
+	unregister_nmi_handler(NMI_LOCAL, "PMI");
+}

@@ -57,10 +57,16 @@ typedef u64 x86_cache_map_t[PERF_COUNT_HW_CACHE_MAX]
 			   [PERF_COUNT_HW_CACHE_OP_MAX]
 			   [PERF_COUNT_HW_CACHE_RESULT_MAX];
 
+struct intel_model;
+
 /* The kinds of CPU one machine may have: two on Intel's hybrids. */
 #define X86_MAX_CPU_TYPES	2
 
-/* Which attribute groups a CPU type's PMU directory has. */
+/*
+ * The attribute groups of a CPU type's PMU directory at most: format/,
+ * events/, caps/, rdpmc, the vendor's extra files, cpus (hybrids), and
+ * the NULL that ends them.
+ */
 #define X86_TYPE_GROUPS		7
 
 /**
@@ -77,7 +83,7 @@ typedef u64 x86_cache_map_t[PERF_COUNT_HW_CACHE_MAX]
  * @event_map: event code of each PERF_COUNT_HW_*; 0 for none,
  *	X86_EVENT_INVALID to refuse it with EINVAL
  * @cache_map: event code of each cache event; 0 for none, or NULL
- * @model: the vendor's table of the kind's model, or NULL
+ * @model: Intel's table of the kind's model, or NULL
  * @extra_present: the vendor's: which extra MSRs of @model the kind has
  * @extra_format: the model's format/ files beyond the vendor's, or NULL
  * @extra_events: events/ files beyond the generic ones, or NULL
@@ -87,8 +93,10 @@ typedef u64 x86_cache_map_t[PERF_COUNT_HW_CACHE_MAX]
  * @format_group: its format/ directory
  * @groups: the attribute groups of its PMU's directory
  *
- * Filled in at boot by the vendor and by sysfs.c.  Only @cpus changes
- * later, as CPUs come and go (under the CPU hotplug lock).
+ * Filled in at boot by the vendor and by sysfs.c.  Later, as CPUs come
+ * and go (in their hotplug callbacks), only @cpus changes, and, at the
+ * first CPU of a hybrid's kind, @extra_present, @gp and @fixed (what
+ * the kind turns out to have) and @announced.
  */
 struct x86_cpu_type {
 	struct pmu		pmu;
@@ -100,7 +108,7 @@ struct x86_cpu_type {
 	u64			metrics;
 	u64			event_map[PERF_COUNT_HW_MAX];
 	const x86_cache_map_t	*cache_map;
-	const void		*model;
+	const struct intel_model *model;
 	unsigned long		extra_present;
 	struct attribute	**extra_format;
 	struct attribute	**extra_events;
@@ -266,7 +274,10 @@ static inline bool is_x86_event(struct perf_event *event)
 	return event->pmu && event->pmu->event_init == x86_pmu_event_init;
 }
 
-/* This CPU's type; NULL before the driver brought the CPU up. */
+/*
+ * This CPU's type: from the driver's start the first type, until the
+ * CPU comes up and learns its own.
+ */
 static inline struct x86_cpu_type *x86_this_cpu_type(void)
 {
 	return this_cpu_read(x86_pmu_cpu.type);
@@ -311,6 +322,7 @@ ssize_t x86_str_show(struct device *dev, struct device_attribute *attr,
 	}
 
 void x86_pmu_nmi_init(void);
+void x86_pmu_nmi_exit(void);
 int x86_pmu_sysfs_init(struct x86_cpu_type *type);
 void x86_rdpmc_init_event(struct perf_event *event);
 void x86_rdpmc_mapped(struct perf_event *event, struct mm_struct *mm);

@@ -72,7 +72,7 @@ void x86_rdpmc_unmapped(struct perf_event *event, struct mm_struct *mm)
 
 /**
  * x86_rdpmc_update_userpage - the rdpmc fields of an event's control page
- * @event: an event of the cpu PMU
+ * @event: an event of the cpu PMU (of a CPU type, on a hybrid)
  * @up: its control page, inside the page's seqcount write
  *
  * Called with interrupts off.
@@ -122,8 +122,9 @@ void perf_clear_dirty_counters(void)
 
 /**
  * x86_perf_rdpmc_index - the rdpmc counter number of an active event
- * @event: an event of the cpu PMU, active on this CPU (resctrl's pseudo
- *	lock measurement reads its pinned events with rdpmc)
+ * @event: an event of the cpu PMU (on a hybrid, of this CPU's kind's),
+ *	active on this CPU (resctrl's pseudo lock measurement reads its
+ *	pinned events with rdpmc)
  *
  * Interrupts off, so that the event stays on its counter.
  *

@@ -19,7 +19,7 @@
  * runs as the generic architectural PMU, with the architectural events
  * only.
  *
- * A hybrid (Alder Lake, Raptor Lake: X86_FEATURE_HYBRID_CPU) has big
+ * A hybrid (Alder Lake, Raptor Lake) has big
  * cores and Atom cores, each with its own model table and counters: a
  * CPU type each (cpu_type.c), cpu_core and cpu_atom.  CPUID 0xA says
  * what all cores have; the big cores have more (struct intel_model's
@@ -152,12 +152,6 @@ static const struct x86_cpu_id intel_models[] __initconst = {
 };
 
 #undef MODEL
-
-/* The model table of a CPU type, or NULL for the generic PMU. */
-static const struct intel_model *intel_model(const struct x86_cpu_type *type)
-{
-	return type->model;
-}
 
 /* This CPU's IA32_FIXED_CTR_CTRL, so it is never read back. */
 static DEFINE_PER_CPU(u64, intel_fixed_ctrl);
@@ -353,7 +347,7 @@ static bool intel_constraint_match(const struct intel_constraint *c,
  */
 static u64 intel_model_counters(const struct x86_cpu_type *type, u64 config)
 {
-	const struct intel_model *model = intel_model(type);
+	const struct intel_model *model = type->model;
 	const struct intel_constraint *c;
 	unsigned int i;
 
@@ -399,7 +393,7 @@ static u64 intel_counters_for(const struct x86_cpu_type *type, u64 config)
  */
 static int intel_check_extra_msr(const struct x86_cpu_type *type, u64 config)
 {
-	const struct intel_model *model = intel_model(type);
+	const struct intel_model *model = type->model;
 	const struct intel_extra_msr *x;
 	unsigned int i;
 
@@ -591,14 +585,51 @@ static bool intel_msr_holds(u32 msr)
 #define INTEL_CORE_TYPE_ATOM	0x20
 #define INTEL_CORE_TYPE_CORE	0x40
 
-/* The kind of this CPU of a hybrid; an unknown kind counts as a big core. */
+/*
+ * The kind of this CPU of a hybrid.  A CPU that says no kind (a hybrid
+ * model without CPUID 0x1A's core type, as a hypervisor may show it) is
+ * a big core, as on 6.1; intel_type_check_counters() drops the big
+ * cores' counters the first one lacks.
+ */
 static struct x86_cpu_type *intel_cpu_type(void)
 {
-	u8 core_type = cpuid_eax(0x1a) >> 24;
+	u8 core_type = 0;
 
+	if (boot_cpu_data.cpuid_level >= 0x1a)
+		core_type = cpuid_eax(0x1a) >> 24;
 	if (core_type == x86_cpu_types[1].core_type)
 		return &x86_cpu_types[1];
+	if (core_type && core_type != x86_cpu_types[0].core_type)
+		pr_warn_once("Performance Events: CPU %d has core type %#x, counted as %s\n",
+			     smp_processor_id(), core_type,
+			     x86_cpu_types[0].name);
 	return &x86_cpu_types[0];
+}
+
+/*
+ * The counters a hybrid's kind has beyond CPUID 0xA's are the model's
+ * say: those whose counter register faults are not there after all (a
+ * hypervisor may leave them out), nor, without fixed counter 3, the
+ * metrics.
+ */
+static void intel_type_check_counters(struct x86_cpu_type *type)
+{
+	unsigned long more;
+	u64 val;
+	int idx;
+
+	more = type->gp & ~x86_pmu.gp;
+	for_each_set_bit(idx, &more, X86_PMC_FIXED) {
+		if (rdmsrl_safe(x86_ctr_msr(idx), &val))
+			type->gp &= ~BIT_ULL(idx);
+	}
+	more = (type->fixed & ~x86_pmu.fixed) >> X86_PMC_FIXED;
+	for_each_set_bit(idx, &more, INTEL_PMC_MAX_FIXED) {
+		if (rdmsrl_safe(MSR_ARCH_PERFMON_FIXED_CTR0 + idx, &val))
+			type->fixed &= ~BIT_ULL(X86_PMC_FIXED + idx);
+	}
+	if (!(type->fixed & BIT_ULL(X86_PMC_SLOTS)))
+		type->metrics = 0;
 }
 
 /*
@@ -607,7 +638,7 @@ static struct x86_cpu_type *intel_cpu_type(void)
  */
 static void intel_extra_probe(struct x86_cpu_type *type)
 {
-	const struct intel_model *model = intel_model(type);
+	const struct intel_model *model = type->model;
 	unsigned int i;
 
 	for (i = 0; model && i < model->n_extra_msrs; i++)
@@ -617,10 +648,13 @@ static void intel_extra_probe(struct x86_cpu_type *type)
 
 /*
  * The first CPU of a hybrid's kind comes up: what the kind has of its
- * extra MSRs, and its counters in the log (6.1's lines).
+ * counters and extra MSRs, and its counters in the log (6.1's lines).
+ * Events of the kind opened before (there are none at boot) may have
+ * been refused an extra MSR.
  */
 static void intel_type_starting(struct x86_cpu_type *type)
 {
+	intel_type_check_counters(type);
 	intel_extra_probe(type);
 	/* As 6.1 writes it, with its file's prefix (less a trailing blank). */
 	pr_info("core: %s PMU driver:\n", type->name);
@@ -662,9 +696,10 @@ static void __init intel_type_init(struct x86_cpu_type *type,
 }
 
 /*
- * A hybrid (the model has Atom cores beside its own, and the CPU says it
- * is one): a kind for the big cores, with the counters they have beyond
- * CPUID 0xA's, which are what all cores have, and one for the Atom cores.
+ * A hybrid (the model has Atom cores beside its own; as on 6.1, whether
+ * or not the CPU says it is one, X86_FEATURE_HYBRID_CPU): a kind for the
+ * big cores, with the counters they have beyond CPUID 0xA's, which are
+ * what all cores have, and one for the Atom cores.
  */
 static bool __init intel_hybrid_init(const struct intel_model *model,
 				     unsigned int missing, unsigned int len)
@@ -673,7 +708,7 @@ static bool __init intel_hybrid_init(const struct intel_model *model,
 	struct x86_cpu_type *atom = &x86_cpu_types[1];
 	unsigned int fixed_n = fls64(x86_pmu.fixed >> X86_PMC_FIXED);
 
-	if (!model || !model->atom || !boot_cpu_has(X86_FEATURE_HYBRID_CPU))
+	if (!model || !model->atom)
 		return false;
 	x86_pmu.n_types = 2;
 	x86_pmu.cpu_type = intel_cpu_type;
@@ -818,7 +853,7 @@ int __init intel_pmu_probe(void)
 		x86_pmu.max_period = GENMASK_ULL(x86_pmu.width - 2, 0);
 	}
 	for (i = 0; i < X86_MAX_CPU_TYPES; i++) {
-		model = intel_model(&x86_cpu_types[i]);
+		model = x86_cpu_types[i].model;
 		if (model)
 			intel_topdown_init(&x86_cpu_types[i], model->metrics,
 					   caps);

@@ -210,16 +210,20 @@ const struct intel_model intel_icelake = {
 	.metrics	= 4,
 };
 
+/* Golden Cove's tables: Sapphire Rapids', and Alder Lake's big cores'. */
+#define GLC_TABLES							\
+	.cache_map	= &spr_cache_map,				\
+	.constraints	= spr_constraints,				\
+	.n_constraints	= ARRAY_SIZE(spr_constraints),			\
+	.extra_msrs	= spr_extra_msrs,				\
+	.n_extra_msrs	= ARRAY_SIZE(spr_extra_msrs),			\
+	.format_attrs	= intel_frontend_format,			\
+	.metrics	= 8
+
 const struct intel_model intel_sapphirerapids = {
 	.name		= "Sapphire Rapids events",
 	.pmu_name	= "sapphire_rapids",
-	.cache_map	= &spr_cache_map,
-	.constraints	= spr_constraints,
-	.n_constraints	= ARRAY_SIZE(spr_constraints),
-	.extra_msrs	= spr_extra_msrs,
-	.n_extra_msrs	= ARRAY_SIZE(spr_extra_msrs),
-	.format_attrs	= intel_frontend_format,
-	.metrics	= 8,
+	GLC_TABLES,
 };
 
 /*
@@ -245,14 +249,8 @@ static struct attribute *adl_event_attrs[] = {
 const struct intel_model intel_alderlake = {
 	.name		= "Alderlake Hybrid events",
 	.pmu_name	= "alderlake_hybrid",
-	.cache_map	= &spr_cache_map,
-	.constraints	= spr_constraints,
-	.n_constraints	= ARRAY_SIZE(spr_constraints),
-	.extra_msrs	= spr_extra_msrs,
-	.n_extra_msrs	= ARRAY_SIZE(spr_extra_msrs),
-	.format_attrs	= intel_frontend_format,
+	GLC_TABLES,
 	.event_attrs	= adl_event_attrs,
-	.metrics	= 8,
 	.atom		= &intel_alderlake_atom,
 	.more_gp	= 2,
 	.more_fixed	= 1,

@@ -269,14 +269,16 @@ static struct attribute *topdown_events[] = {
  *	0 for none
  * @caps: IA32_PERF_CAPABILITIES
  *
- * They need fixed counter 3 and the capability.  Called once at boot,
- * for at most one type of a machine.
+ * They need fixed counter 3 and the capability.  Called once at boot
+ * for each type; one type of a machine at most has metrics (a hybrid's
+ * big cores), as the events/ files are one list.
  */
 void __init intel_topdown_init(struct x86_cpu_type *type,
 			       unsigned int metrics, u64 caps)
 {
 	if (!metrics || !(caps & CAP_PERF_METRICS) ||
-	    !(type->fixed & BIT_ULL(X86_PMC_SLOTS)))
+	    !(type->fixed & BIT_ULL(X86_PMC_SLOTS)) ||
+	    WARN_ON_ONCE(x86_pmu.topdown_update))
 		return;
 	metrics = min_t(unsigned int, metrics, ARRAY_SIZE(topdown_events) - 2);
 	type->metrics = GENMASK_ULL(X86_PMC_METRIC + metrics - 1,
