@@ -130,8 +130,8 @@ TEST_F(rdpmc, user_page)
 	int i;
 
 	HW_SKIP_WITHOUT_PMU();
-	ASSERT_EQ(0, read_small_file(HW_PMU_DIR "/rdpmc", buf, sizeof(buf)));
-	ASSERT_STREQ("1\n", buf);
+	ASSERT_EQ(0, hw_pmu_file("rdpmc", buf, sizeof(buf)));
+	ASSERT_STREQ("1", buf);
 	hw_loop(1000);
 	for (i = 0; i < 2; i++) {
 		pc = self->pc[i];

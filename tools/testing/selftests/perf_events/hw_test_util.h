@@ -6,6 +6,12 @@
  * counters the CPU has, opening user-mode counting events, and a loop
  * of a known number of instructions and branches per iteration.
  *
+ * On a hybrid (Intel's Alder Lake and Raptor Lake: a PMU per kind of
+ * core, "cpu_core" and "cpu_atom"), the PMU that takes the events that
+ * name no PMU is the big cores' "cpu_core", which counts only on them:
+ * a test that includes this runs on the big cores (a constructor pins
+ * it there), and the helpers describe cpu_core.
+ *
  * Counts are taken by the difference method: the same code (enable,
  * loop, disable) runs for two iteration counts, so that whatever it
  * does around the loop cancels out and the difference is the loop's
@@ -27,15 +33,93 @@
 
 #include "perf_test_util.h"
 
-#define HW_PMU_DIR	"/sys/bus/event_source/devices/cpu"
+#define HW_PMU_ROOT	"/sys/bus/event_source/devices/"
 
 /* Why the hardware tests skip where the CPU has no PMU (or no driver). */
-#define NO_HW_PMU	"no hardware PMU (no " HW_PMU_DIR ")"
+#define NO_HW_PMU	"no hardware PMU (no " HW_PMU_ROOT "cpu or cpu_core)"
+
+/* The hardware PMU: "cpu", or a hybrid's big cores' "cpu_core". */
+static inline const char *hw_pmu_name(void)
+{
+	return access(HW_PMU_ROOT "cpu_core", F_OK) ? "cpu" : "cpu_core";
+}
 
 /* Is there a hardware PMU with a driver? */
 static inline bool hw_pmu_present(void)
 {
-	return !access(HW_PMU_DIR, F_OK);
+	return !access(HW_PMU_ROOT "cpu", F_OK) ||
+	       !access(HW_PMU_ROOT "cpu_core", F_OK);
+}
+
+/*
+ * The first CPU of a list as sysfs writes it ("0-3,8"), and the CPUs of
+ * the list in @set; -1 if it is empty or unreadable.
+ */
+static inline int hw_cpu_list(const char *path, cpu_set_t *set)
+{
+	char buf[512], *s = buf;
+	int a, b, first = -1;
+	FILE *f = fopen(path, "r");
+
+	CPU_ZERO(set);
+	if (!f)
+		return -1;
+	if (!fgets(buf, sizeof(buf), f))
+		buf[0] = '\0';
+	fclose(f);
+	while (sscanf(s, "%d", &a) == 1) {
+		b = a;
+		while (*s >= '0' && *s <= '9')
+			s++;
+		if (*s == '-' && sscanf(++s, "%d", &b) == 1)
+			while (*s >= '0' && *s <= '9')
+				s++;
+		if (first < 0)
+			first = a;
+		for (; a <= b && a < CPU_SETSIZE; a++)
+			CPU_SET(a, set);
+		if (*s != ',')
+			break;
+		s++;
+	}
+	return first;
+}
+
+/* On a hybrid, run where cpu_core counts: on the big cores. */
+static __attribute__((constructor, unused)) void hw_pin_to_big_cores(void)
+{
+	cpu_set_t set;
+
+	if (hw_cpu_list(HW_PMU_ROOT "cpu_core/cpus", &set) >= 0)
+		sched_setaffinity(0, sizeof(set), &set);
+}
+
+/*
+ * A hybrid's big cores have general counters CPUID 0xA does not tell
+ * (it tells what all kinds of core have): how many IA32_PMCx registers
+ * the first big core reads without a fault (/dev/cpu/N/msr), or 0 if
+ * that cannot be told.
+ */
+static inline unsigned int hw_big_core_gp_counters(void)
+{
+	cpu_set_t set;
+	char path[64];
+	__u64 val;
+	int cpu, fd;
+	unsigned int n;
+
+	cpu = hw_cpu_list(HW_PMU_ROOT "cpu_core/cpus", &set);
+	if (cpu < 0)
+		return 0;
+	snprintf(path, sizeof(path), "/dev/cpu/%d/msr", cpu);
+	fd = open(path, O_RDONLY);
+	if (fd < 0)
+		return 0;
+	for (n = 0; n < 8; n++)
+		if (pread(fd, &val, sizeof(val), 0xc1 + n) != sizeof(val))
+			break;
+	close(fd);
+	return n;
 }
 
 /* For a test (it expands after ../kselftest_harness.h). */
@@ -92,6 +176,9 @@ static inline unsigned int hw_gp_counters(void)
 	case HW_VENDOR_INTEL:
 		if (__get_cpuid_max(0, NULL) < 0xa)
 			return 0;
+		max = hw_big_core_gp_counters();
+		if (max)
+			return max;
 		__cpuid_count(0xa, 0, eax, ebx, ecx, edx);
 		return (eax >> 8) & 0xff;
 	case HW_VENDOR_AMD:
@@ -135,7 +222,7 @@ static inline int hw_pmu_file(const char *name, char *buf, size_t size)
 	char path[256];
 	size_t len;
 
-	snprintf(path, sizeof(path), HW_PMU_DIR "/%s", name);
+	snprintf(path, sizeof(path), HW_PMU_ROOT "%s/%s", hw_pmu_name(), name);
 	if (read_small_file(path, buf, size))
 		return -1;
 	len = strlen(buf);
