@@ -35,64 +35,36 @@
 #include "hw_test_util.h"
 #include "../kselftest_harness.h"
 
-#define PMU_DIR		"/sys/bus/event_source/devices/"
-#define MAX_CPUS	256
-
 #define N1		10000UL
 #define N2		110000UL
 
-/* One kind of core: its PMU's type and its CPUs. */
+/* One kind of core: its PMU's type, its CPUs and the first of them. */
 struct kind {
 	const char *name;
 	__u32 type;
-	int cpus[MAX_CPUS];
-	int n;
+	cpu_set_t set;
+	int first;
 };
 
-/* A CPU list as sysfs writes it ("0-3,8"), into @cpus; how many. */
-static int parse_cpu_list(const char *s, int *cpus, int max)
-{
-	int n = 0, a, b, used;
-
-	while (*s && *s != '\n') {
-		if (sscanf(s, "%d%n", &a, &used) != 1)
-			return -1;
-		s += used;
-		b = a;
-		if (*s == '-') {
-			if (sscanf(s + 1, "%d%n", &b, &used) != 1)
-				return -1;
-			s += 1 + used;
-		}
-		while (a <= b && n < max)
-			cpus[n++] = a++;
-		if (*s == ',')
-			s++;
-	}
-	return n;
-}
-
-/* The PMU's type and CPUs; 0, or -1 if it is not there. */
+/* The PMU's type and CPUs; 0, or -1 if it is not there or has none. */
 static int kind_read(struct kind *k, const char *name)
 {
-	char path[128], buf[4096];
+	char path[128], buf[64];
 
 	k->name = name;
-	snprintf(path, sizeof(path), PMU_DIR "%s/type", name);
+	snprintf(path, sizeof(path), HW_PMU_ROOT "%s/type", name);
 	if (read_small_file(path, buf, sizeof(buf)))
 		return -1;
 	k->type = strtoul(buf, NULL, 10);
-	snprintf(path, sizeof(path), PMU_DIR "%s/cpus", name);
-	if (read_small_file(path, buf, sizeof(buf)))
-		return -1;
-	k->n = parse_cpu_list(buf, k->cpus, MAX_CPUS);
-	return k->n > 0 ? 0 : -1;
+	snprintf(path, sizeof(path), HW_PMU_ROOT "%s/cpus", name);
+	k->first = hw_cpu_list(path, &k->set);
+	return k->first >= 0 ? 0 : -1;
 }
 
 static bool hybrid_present(void)
 {
-	return !access(PMU_DIR "cpu_core", F_OK) &&
-	       !access(PMU_DIR "cpu_atom", F_OK);
+	return !access(HW_PMU_ROOT "cpu_core", F_OK) &&
+	       !access(HW_PMU_ROOT "cpu_atom", F_OK);
 }
 
 /* A hybrid with CPUs of both kinds up (a hypervisor may show one). */
@@ -165,25 +137,16 @@ static int loop_difference(int fd, __u64 *diff)
 
 TEST_F(hybrid, pmus_split_the_cpus)
 {
-	char buf[4096];
-	int online[MAX_CPUS], n, i, j, found;
+	cpu_set_t online, both, all;
 
 	SKIP_UNLESS_HYBRID();
 	EXPECT_EQ(PERF_TYPE_RAW, self->core.type);
 	EXPECT_GE(self->atom.type, PERF_TYPE_MAX);
-	ASSERT_EQ(0, read_small_file("/sys/devices/system/cpu/online", buf,
-				     sizeof(buf)));
-	n = parse_cpu_list(buf, online, MAX_CPUS);
-	ASSERT_GT(n, 0);
-	EXPECT_EQ(n, self->core.n + self->atom.n);
-	for (i = 0; i < n; i++) {
-		found = 0;
-		for (j = 0; j < self->core.n; j++)
-			found += self->core.cpus[j] == online[i];
-		for (j = 0; j < self->atom.n; j++)
-			found += self->atom.cpus[j] == online[i];
-		EXPECT_EQ(1, found) TH_LOG("CPU %d", online[i]);
-	}
+	ASSERT_LE(0, hw_cpu_list("/sys/devices/system/cpu/online", &online));
+	CPU_AND(&both, &self->core.set, &self->atom.set);
+	CPU_OR(&all, &self->core.set, &self->atom.set);
+	EXPECT_EQ(0, CPU_COUNT(&both));
+	EXPECT_TRUE(CPU_EQUAL(&all, &online));
 }
 
 /*
@@ -205,16 +168,16 @@ TEST_F(hybrid, generic_events_count_on_their_kind)
 				  PERF_COUNT_HW_INSTRUCTIONS, -1);
 		ASSERT_GE(fd, 0) TH_LOG("%s: %s", k->name, strerror(errno));
 
-		ASSERT_EQ(0, pin_to_cpu(k->cpus[0]));
+		ASSERT_EQ(0, pin_to_cpu(k->first));
 		ASSERT_EQ(0, loop_difference(fd, &diff));
 		EXPECT_EQ((N2 - N1) * HW_LOOP_INSNS, diff)
-			TH_LOG("%s on CPU %d", k->name, k->cpus[0]);
+			TH_LOG("%s on CPU %d", k->name, k->first);
 
-		ASSERT_EQ(0, pin_to_cpu(other->cpus[0]));
+		ASSERT_EQ(0, pin_to_cpu(other->first));
 		ASSERT_EQ(0, read_value_times(fd, &before));
 		ASSERT_EQ(0, count_loop(fd, N2, 0, &vt));
 		EXPECT_EQ(0, vt.value) TH_LOG("%s on CPU %d", k->name,
-					      other->cpus[0]);
+					      other->first);
 		EXPECT_EQ(before.running, vt.running);
 		EXPECT_GT(vt.enabled, before.enabled);
 		close(fd);
@@ -252,7 +215,7 @@ TEST_F(hybrid, raw_events_name_their_pmu_by_type)
 	attr.read_format = RF_TIMES;
 	fd = sys_perf_event_open(&attr, 0, -1, -1, 0);
 	ASSERT_GE(fd, 0) TH_LOG("%s", strerror(errno));
-	ASSERT_EQ(0, pin_to_cpu(self->atom.cpus[0]));
+	ASSERT_EQ(0, pin_to_cpu(self->atom.first));
 	ASSERT_EQ(0, loop_difference(fd, &diff));
 	EXPECT_EQ((N2 - N1) * HW_LOOP_INSNS, diff);
 	close(fd);
@@ -270,27 +233,27 @@ TEST_F(hybrid, cpu_events_of_the_other_kind)
 	SKIP_UNLESS_HYBRID();
 	hw_attr_init(&attr, PERF_TYPE_HARDWARE,
 		     (__u64)self->core.type << 32 | PERF_COUNT_HW_INSTRUCTIONS);
-	fd = sys_perf_event_open(&attr, -1, self->atom.cpus[0], -1, 0);
+	fd = sys_perf_event_open(&attr, -1, self->atom.first, -1, 0);
 	EXPECT_EQ(-1, fd);
 	EXPECT_EQ(ENOENT, errno);
 
 	hw_attr_init(&attr, PERF_TYPE_HARDWARE,
 		     (__u64)self->atom.type << 32 | PERF_COUNT_HW_INSTRUCTIONS);
-	fd = sys_perf_event_open(&attr, -1, self->core.cpus[0], -1, 0);
+	fd = sys_perf_event_open(&attr, -1, self->core.first, -1, 0);
 	EXPECT_EQ(-1, fd);
 	EXPECT_EQ(ENOENT, errno);
 
 	hw_attr_init(&attr, self->atom.type, 0xc0);
-	fd = sys_perf_event_open(&attr, -1, self->core.cpus[0], -1, 0);
+	fd = sys_perf_event_open(&attr, -1, self->core.first, -1, 0);
 	EXPECT_EQ(-1, fd);
 	EXPECT_EQ(ENOENT, errno);
 
 	hw_attr_init(&attr, PERF_TYPE_HARDWARE, PERF_COUNT_HW_INSTRUCTIONS);
-	fd = sys_perf_event_open(&attr, -1, self->atom.cpus[0], -1, 0);
+	fd = sys_perf_event_open(&attr, -1, self->atom.first, -1, 0);
 	EXPECT_GE(fd, 0) TH_LOG("%s", strerror(errno));
 	if (fd >= 0)
 		close(fd);
-	fd = sys_perf_event_open(&attr, -1, self->core.cpus[0], -1, 0);
+	fd = sys_perf_event_open(&attr, -1, self->core.first, -1, 0);
 	EXPECT_GE(fd, 0) TH_LOG("%s", strerror(errno));
 	if (fd >= 0)
 		close(fd);
@@ -319,7 +282,7 @@ TEST_F(hybrid, groups_of_both_kinds_never_run)
 	} else {
 		ASSERT_GE(member, 0);
 		for (i = 0; i < 2; i++) {
-			ASSERT_EQ(0, pin_to_cpu(kinds[i]->cpus[0]));
+			ASSERT_EQ(0, pin_to_cpu(kinds[i]->first));
 			ASSERT_EQ(0, count_loop(leader, N1,
 						PERF_IOC_FLAG_GROUP, &vt));
 			EXPECT_EQ(0, vt.value) TH_LOG("on %s", kinds[i]->name);
@@ -362,7 +325,7 @@ TEST_F(hybrid, software_leader_runs_with_its_members_kind)
 			      PERF_COUNT_HW_INSTRUCTIONS, sw);
 	ASSERT_GE(member, 0);
 
-	ASSERT_EQ(0, pin_to_cpu(self->core.cpus[0]));
+	ASSERT_EQ(0, pin_to_cpu(self->core.first));
 	ASSERT_EQ(0, count_loop(sw, N2, PERF_IOC_FLAG_GROUP, &lead));
 	ASSERT_EQ(0, read_value_times(member, &mem));
 	EXPECT_EQ(0, lead.running);
@@ -370,7 +333,7 @@ TEST_F(hybrid, software_leader_runs_with_its_members_kind)
 	EXPECT_GT(lead.enabled, 0);
 	EXPECT_EQ(0, mem.value);
 
-	ASSERT_EQ(0, pin_to_cpu(self->atom.cpus[0]));
+	ASSERT_EQ(0, pin_to_cpu(self->atom.first));
 	ASSERT_EQ(0, count_loop(sw, N1, PERF_IOC_FLAG_GROUP, &lead));
 	ASSERT_EQ(0, read_value_times(member, &mem1));
 	ASSERT_EQ(0, count_loop(sw, N2, PERF_IOC_FLAG_GROUP, &lead));
