@@ -5,6 +5,8 @@
 #   boot.sh <kind> fuzz    the same, then the fuzzer (harness/fuzz.sh)
 #   boot.sh <kind> run     console on standard output
 # TCG by default; HARNESS_KVM=1 uses KVM where /dev/kvm really works.
+# HARNESS_TCG_THREAD=single runs every vCPU in one host thread, in turns
+# (QEMU's -accel tcg,thread=single; distro.sh boot does, see there).
 # HARNESS_ICOUNT=1 makes the guest clock follow executed instructions,
 # for benchmarks whose ratio between kernels host noise does not move;
 # the guest then has one vCPU.  HARNESS_SMP=N gives it N vCPUs otherwise.
@@ -15,6 +17,7 @@ kernel_check_name "$kind"
 
 out=$(out_dir "$kind")
 accel=tcg
+[ -n "${HARNESS_TCG_THREAD:-}" ] && accel=tcg,thread=$HARNESS_TCG_THREAD
 [ "${HARNESS_KVM:-0}" = 1 ] && [ -w /dev/kvm ] && accel=kvm
 pmu=${PMU:-none}
 cpu=$(pmu_cpu "$pmu")

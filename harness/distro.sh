@@ -202,6 +202,17 @@ boot() {
 		{ echo "distro.sh boot: Debian's configuration only" >&2; exit 2; }
 	build
 	export HARNESS_DISTRO=1
+	# The vCPUs in turns, in one host thread: with one thread each, QEMU
+	# (Debian's 7.2 as well as ours) can keep a block translated from a
+	# page another vCPU is writing at that moment, never to drop it.
+	# Debian's kernel patches its jump labels while other CPUs run the
+	# code (toggling any trace event does), and a CPU that translated
+	# text_poke_bp()'s int3 just before it was replaced keeps trapping
+	# on it: kprobes sees no int3 in memory and returns to it, forever
+	# (within seconds of a loop of echo 1, echo 0 into a sched event's
+	# enable with a context-switching task on the other CPU; not with
+	# thread=single).  Our guest configuration has no jump labels.
+	export HARNESS_TCG_THREAD=${HARNESS_TCG_THREAD:-single}
 	out=$(out_dir "$kind")
 	mkdir -p "$out/modules"
 	cp "$obj/arch/x86/boot/bzImage" "$out/bzImage"

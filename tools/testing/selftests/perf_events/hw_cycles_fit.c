@@ -6,20 +6,77 @@
  * around a short loop and read; the first that was never on the PMU
  * (time_running 0), or that perf_event_open() refuses as too large,
  * ends the search.  A pinned kernel counter, such as the hard lockup
- * detector's, leaves one counter fewer.
+ * detector's, leaves one counter fewer.  On a hybrid CPU the events are
+ * those of the PMU of the CPU's kind (cpu_core or cpu_atom, named by
+ * the extended type in the config's upper half), which may have more
+ * or fewer counters than the other kind.
  *
  * Usage: hw_cycles_fit; exits 1 if even one event cannot be opened.
  */
 #define _GNU_SOURCE
 #include <linux/perf_event.h>
+#include <sched.h>
 #include <stdint.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/ioctl.h>
 #include <sys/syscall.h>
 #include <unistd.h>
 
 #define MAX_EVENTS	16
+#define PMU_DIR		"/sys/bus/event_source/devices/"
+
+static __u64 cycles_config = PERF_COUNT_HW_CPU_CYCLES;
+
+/* Whether the CPU list in file path (such as "0-2,5") has cpu. */
+static int cpu_listed(const char *path, int cpu)
+{
+	char buf[256], *p, *end;
+	FILE *f = fopen(path, "r");
+	long lo, hi;
+
+	if (!f)
+		return 0;
+	p = fgets(buf, sizeof(buf), f);
+	fclose(f);
+	while (p && *p >= '0' && *p <= '9') {
+		lo = strtol(p, &end, 10);
+		hi = *end == '-' ? strtol(end + 1, &end, 10) : lo;
+		if (cpu >= lo && cpu <= hi)
+			return 1;
+		p = *end == ',' ? end + 1 : NULL;
+	}
+	return 0;
+}
+
+/*
+ * On a hybrid, cycles of the PMU whose cpus file lists the CPU this
+ * task runs on (it is bound to one).
+ */
+static void hybrid_config(void)
+{
+	static const char * const kinds[] = { "cpu_core", "cpu_atom" };
+	int cpu = sched_getcpu();
+	char path[128];
+	unsigned int i;
+
+	for (i = 0; i < 2; i++) {
+		unsigned long long type;
+		FILE *f;
+
+		snprintf(path, sizeof(path), PMU_DIR "%s/cpus", kinds[i]);
+		if (!cpu_listed(path, cpu))
+			continue;
+		snprintf(path, sizeof(path), PMU_DIR "%s/type", kinds[i]);
+		f = fopen(path, "r");
+		if (f && fscanf(f, "%llu", &type) == 1)
+			cycles_config |= (__u64)type << PERF_PMU_TYPE_SHIFT;
+		if (f)
+			fclose(f);
+		return;
+	}
+}
 
 static int cycles_open(int group_fd)
 {
@@ -28,7 +85,7 @@ static int cycles_open(int group_fd)
 	memset(&attr, 0, sizeof(attr));
 	attr.size = sizeof(attr);
 	attr.type = PERF_TYPE_HARDWARE;
-	attr.config = PERF_COUNT_HW_CPU_CYCLES;
+	attr.config = cycles_config;
 	attr.disabled = group_fd < 0;
 	attr.exclude_kernel = 1;
 	attr.exclude_hv = 1;
@@ -71,6 +128,7 @@ int main(void)
 {
 	int n;
 
+	hybrid_config();
 	for (n = 1; n <= MAX_EVENTS; n++) {
 		int ran = group_runs(n);
 

@@ -11,7 +11,10 @@
 # every 10007 and perf report, which names the function of three
 # quarters of the work; where the CPU has topdown metrics (Ice Lake on),
 # perf stat of a group of the slots and the four level-1 metrics, whose
-# counts add up to the slots.  Skipped where there is no hardware PMU or
+# counts add up to the slots.  On a hybrid CPU, with the big cores'
+# events (cpu_core/.../) and the workload on them; and there, perf stat
+# of instructions:u as it is, which counts on both kinds of core and
+# prints each one's count.  Skipped where there is no hardware PMU or
 # perf is not installed.
 
 dir=$(dirname "$0")
@@ -19,9 +22,8 @@ dir=$(dirname "$0")
 workload=$dir/hw_loop_workload
 
 tap_require perf
-[ -d /sys/bus/event_source/devices/cpu ] ||
-	tap_skip_each 5 "no hardware PMU (no /sys/bus/event_source/devices/cpu)"
-tap_plan 5
+hw_require 6
+tap_plan 6
 
 tmp=/tmp/perf_stat_hw_test.$$
 mkdir -p "$tmp"
@@ -32,7 +34,8 @@ export HOME=$tmp
 stat_run() {
 	ev=$1
 	shift
-	perf stat -x, -e "$ev" -- "$workload" "$@" 2>"$tmp/stat" >/dev/null
+	hw_pinned perf stat -x, -e "$ev" -- "$workload" "$@" \
+		2>"$tmp/stat" >/dev/null
 }
 
 # 1, 2: 100000 and 900000 iterations (the same number of digits, so
@@ -47,25 +50,25 @@ n2=900000
 aslr=/proc/sys/kernel/randomize_va_space
 old_aslr=$(cat $aslr 2>/dev/null)
 echo 0 2>/dev/null >$aslr
-stat_run instructions:u,branches:u loop $n1
+insns=$(hw_event instructions u)
+branches=$(hw_event branches u)
+stat_run "$insns,$branches" loop $n1
 cp "$tmp/stat" "$tmp/stat1"
-stat_run instructions:u,branches:u loop $n2
+stat_run "$insns,$branches" loop $n2
 cp "$tmp/stat" "$tmp/stat2"
 [ -n "$old_aslr" ] && echo "$old_aslr" 2>/dev/null >$aslr
-for ev in instructions:u branches:u; do
-	case $ev in
-	instructions:u) per=4 ;;
-	branches:u) per=1 ;;
-	esac
-	c1=$(stat_value $ev "$tmp/stat1")
-	c2=$(stat_value $ev "$tmp/stat2")
+for ev in instructions branches; do
+	per=1
+	[ $ev = instructions ] && per=4
+	c1=$(hw_stat_value $ev u "$tmp/stat1")
+	c2=$(hw_stat_value $ev u "$tmp/stat2")
 	ok=1
 	if is_count "$c1" && is_count "$c2" &&
 	   [ $((c2 - c1)) -eq $(((n2 - n1) * per)) ]; then
 		ok=0
 	fi
-	echo "# $ev: $c1 for $n1 iterations, $c2 for $n2"
-	check $ok "perf stat counts $ev of a loop exactly" \
+	echo "# $ev:u: $c1 for $n1 iterations, $c2 for $n2"
+	check $ok "perf stat counts $ev:u of a loop exactly" \
 		"$tmp/stat1" "$tmp/stat2"
 done
 
@@ -80,14 +83,14 @@ done
 # the events on the counters then, and one run spreads further (22%
 # seen): up to three runs are made, and the first that agrees passes.
 n=500000000
-ev=instructions:u
+ev=$insns
 for i in 1 2 3 4 5 6 7 8 9 10 11; do
-	ev=$ev,instructions:u
+	ev=$ev,$insns
 done
 for run in 1 2 3; do
-	stat_run $ev loop $n
+	stat_run "$ev" loop $n
 	# Fields: count, unit, event, run time, percentage running, ...
-	awk -F, -v insns=$((n * 4)) -v run=$run '$3 == "instructions:u" {
+	awk -F, -v insns=$((n * 4)) -v run=$run -v ev="$insns" '$3 == ev {
 			n++
 			if ($1 !~ /^[0-9]+$/) bad++
 			else if ($1 < insns * 0.8 || $1 > insns * 1.2) off++
@@ -115,8 +118,8 @@ old_pct=$(cat $pct)
 old_rate=$(cat $rate)
 echo 25 >$pct && echo 1000000 >$rate && echo 0 >$pct
 ok=1
-if perf record -q -N -e instructions:u -c 10007 -g -o "$tmp/perf.data" -- \
-	"$workload" two 2000 >"$tmp/rec.out" 2>&1; then
+if hw_pinned perf record -q -N -e "$insns" -c 10007 -g \
+	-o "$tmp/perf.data" -- "$workload" two 2000 >"$tmp/rec.out" 2>&1; then
 	perf report -i "$tmp/perf.data" --stdio --no-children --sort sym \
 		>"$tmp/report" 2>"$tmp/report.err"
 	awk '$2 == "[.]" && $3 == "hw_hot" { sub("%", "", $1); hot = $1 }
@@ -132,19 +135,50 @@ check $ok "perf report names the hot function of a profile" \
 # 5: the topdown group, as perf stat --topdown opens it: the slots lead,
 # and each metric counts its share of them, rounded down at every read
 # and every context switch (so within a percent of them).
-if [ ! -f /sys/bus/event_source/devices/cpu/events/slots ]; then
+if [ ! -f "/sys/bus/event_source/devices/$hw_pmu/events/slots" ]; then
 	tap_n=$((tap_n + 1))
-	echo "ok $tap_n # SKIP no topdown metrics (no cpu/events/slots)"
+	echo "ok $tap_n # SKIP no topdown metrics (no $hw_pmu/events/slots)"
 else
-	td=topdown-retiring,topdown-bad-spec,topdown-fe-bound,topdown-be-bound
-	stat_run "{slots,$td}" loop $n2
-	awk -F, '$3 == "slots" { slots = $1 }
-		 $3 ~ /^topdown-/ { n++; sum += $1; if ($1 !~ /^[0-9]+$/) bad++ }
-		 $3 == "topdown-retiring" { ret = $1 }
+	slots=$(hw_event slots)
+	td=
+	for m in retiring bad-spec fe-bound be-bound; do
+		td=$td,$(hw_event topdown-$m)
+	done
+	stat_run "{$slots$td}" loop $n2
+	awk -F, -v s="$slots" -v r="$(hw_event topdown-retiring)" '
+		 $3 == s { slots = $1 }
+		 $3 ~ /topdown-/ { n++; sum += $1; if ($1 !~ /^[0-9]+$/) bad++ }
+		 $3 == r { ret = $1 }
 		 END { printf "# slots %d, metrics %d, retiring %d\n", slots, sum, ret
 		       exit !(n == 4 && !bad && ret > 0 && sum <= slots &&
 			      sum >= slots * 0.99) }' "$tmp/stat"
 	check $? "perf stat counts topdown metrics that add up to the slots" \
+		"$tmp/stat"
+fi
+
+# 6: on a hybrid, instructions:u with no PMU named is one event on each
+# kind of core, and perf stat prints both: a loop on a big core and
+# three times the loop on an Atom core, each counted by its own PMU
+# (within 2%: the shell, taskset and the loader count too).  Unscaled:
+# each event runs only while the task is on its kind of core, and perf
+# would scale its count up by the time it was enabled.
+atom=/sys/bus/event_source/devices/cpu_atom/cpus
+if [ "$hw_pmu" != cpu_core ] || [ ! -f $atom ]; then
+	tap_n=$((tap_n + 1))
+	echo "ok $tap_n # SKIP not a hybrid CPU (no cpu_core and cpu_atom)"
+else
+	n=10000000
+	taskset -c "$hw_cpus" perf stat --no-scale -x, -e instructions:u -- \
+		sh -c \
+		"$workload loop $n && taskset -c $(cat $atom) $workload loop $((n * 3))" \
+		2>"$tmp/stat" >/dev/null
+	awk -F, -v big=$((n * 4)) -v small=$((n * 12)) '
+		 $3 == "cpu_core/instructions:u/" { core = $1 }
+		 $3 == "cpu_atom/instructions:u/" { atom = $1 }
+		 END { printf "# cpu_core %s, cpu_atom %s\n", core, atom
+		       exit !(core >= big && core <= big * 1.02 &&
+			      atom >= small && atom <= small * 1.02) }' "$tmp/stat"
+	check $? "perf stat counts instructions on both kinds of a hybrid" \
 		"$tmp/stat"
 fi
 

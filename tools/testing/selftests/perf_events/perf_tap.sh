@@ -90,6 +90,58 @@ is_number() {
 	esac
 }
 
+# The hardware PMU, for the tests of it: hw_pmu is its name under
+# /sys/bus/event_source/devices, "cpu", or on a hybrid CPU the big
+# cores' "cpu_core" (as the C tests' hw_test_util.h chooses), empty if
+# there is none; hw_cpus is the list of its CPUs a workload is pinned
+# to on a hybrid (so that the big cores' events count all of it), empty
+# elsewhere.
+hw_pmu=
+hw_cpus=
+for hw_dir in cpu cpu_core; do
+	if [ -d "/sys/bus/event_source/devices/$hw_dir" ]; then
+		hw_pmu=$hw_dir
+		break
+	fi
+done
+[ "$hw_pmu" = cpu_core ] &&
+	hw_cpus=$(cat /sys/bus/event_source/devices/cpu_core/cpus)
+
+# Skip each of the file's $1 tests unless there is a hardware PMU.
+hw_require() {
+	[ -n "$hw_pmu" ] || tap_skip_each "$1" \
+		"no hardware PMU (no /sys/bus/event_source/devices/cpu or cpu_core)"
+}
+
+# Run $@ on the hardware PMU's CPUs (on a hybrid, the big cores).
+hw_pinned() {
+	if [ -n "$hw_cpus" ]; then
+		taskset -c "$hw_cpus" "$@"
+	else
+		"$@"
+	fi
+}
+
+# Hardware event $1 with modifiers $2 (none if empty) as perf takes it
+# and perf stat names it: "instructions:u" on the cpu PMU, and on a
+# hybrid the big cores' own, "cpu_core/instructions/u" (perf would
+# otherwise open one on each kind of core).
+hw_event() {
+	if [ "$hw_pmu" = cpu ]; then
+		echo "$1${2:+:$2}"
+	else
+		echo "$hw_pmu/$1/$2"
+	fi
+}
+
+# The value perf stat -x, reports in file $3 for hardware event $1 with
+# modifiers $2, opened by its hw_event name: on a hybrid, perf 6.1 names
+# some such events without their modifiers (cpu_core/branches/).
+hw_stat_value() {
+	awk -F, -v ev="$(hw_event "$1" "$2")" -v bare="$hw_pmu/$1/" \
+		'$3 == ev || ($3 == bare && ev ~ /\//) { print $1 }' "$3"
+}
+
 mount_tracefs() {
 	[ -d /sys/kernel/tracing/events ] ||
 		mount -t tracefs nodev /sys/kernel/tracing 2>/dev/null
