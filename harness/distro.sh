@@ -189,8 +189,9 @@ build() {
 }
 
 # The modules the tests load (kvm_* and watchdog_hld_test.sh), with what
-# they depend on under Debian's configuration.
-DISTRO_MODULES="irqbypass kvm kvm-amd kvm-intel test_lockup"
+# they depend on under Debian's configuration (kvm-amd needs ccp, the
+# AMD Secure Processor's driver, for SEV).
+DISTRO_MODULES="irqbypass kvm ccp kvm-amd kvm-intel test_lockup"
 
 # Boot the kernel built with Debian's configuration in the test guest,
 # with the initramfs of make check, on each PMU flavour of

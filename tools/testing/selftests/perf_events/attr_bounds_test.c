@@ -88,6 +88,9 @@ static void attr_put(void *buf, __u32 size)
 	attr.type = PERF_TYPE_SOFTWARE;
 	attr.config = PERF_COUNT_SW_TASK_CLOCK;
 	attr.size = size;
+	/* Size 0 is PERF_ATTR_SIZE_VER0 bytes. */
+	if (!size)
+		size = PERF_ATTR_SIZE_VER0;
 	memcpy(buf, &attr, size < sizeof(attr) ? size : sizeof(attr));
 }
 

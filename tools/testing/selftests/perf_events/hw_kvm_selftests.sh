@@ -12,7 +12,8 @@
 #
 # The harness builds them from the base tree (harness/selftests.sh) and
 # copies them beside this script; kvm.ko and kvm-amd.ko (or kvm-intel.ko)
-# are loaded from /lib/modules first.  A test that finds no KVM, or a CPU
+# are loaded from /lib/modules first (with ccp.ko where it is there: under
+# Debian's configuration kvm-amd needs it for SEV).  A test that finds no KVM, or a CPU
 # it does not know (pmu_event_filter_test wants AMD Zen 1 to 3 or Intel),
 # skips: the harness runs this on the "zen" flavour, an AMD family 17h.
 . "$(dirname "$0")/perf_tap.sh"
@@ -22,7 +23,7 @@ dir=$(dirname "$0")
 out=/tmp/hw_kvm_selftests.out
 
 if [ ! -e /dev/kvm ]; then
-	for m in irqbypass kvm kvm-amd kvm-intel; do
+	for m in irqbypass kvm ccp kvm-amd kvm-intel; do
 		[ -f "/lib/modules/$m.ko" ] && insmod "/lib/modules/$m.ko" 2>/dev/null
 	done
 fi

@@ -72,6 +72,7 @@ asm(".pushsection .rodata\n"
 static const char * const kvm_modules[] = {
 	"/lib/modules/irqbypass.ko",
 	"/lib/modules/kvm.ko",
+	"/lib/modules/ccp.ko",		/* SEV's, under Debian's configuration */
 	"/lib/modules/kvm-amd.ko",
 };
 

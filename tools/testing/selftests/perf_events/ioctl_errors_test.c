@@ -103,6 +103,13 @@ FIXTURE_SETUP(kind)
 	ASSERT_LE(0, self->sample_fd);
 }
 
+/*
+ * 6.1's harness runs a test's body even when the fixture's setup skipped
+ * it (SKIP() there only returns from the setup): the bodies return then.
+ * A setup that did not skip has opened both events.
+ */
+#define SETUP_SKIPPED(self)	((self)->count_fd < 0)
+
 FIXTURE_TEARDOWN(kind)
 {
 	if (self->count_fd >= 0)
@@ -136,6 +143,8 @@ TEST_F(kind, unknown_requests)
 	unsigned int i;
 	int value = 0;
 
+	if (SETUP_SKIPPED(self))
+		return;
 	for (i = 0; i < ARRAY_SIZE(cmds); i++) {
 		EXPECT_EQ(ENOTTY, IOCTL_ERR(self->count_fd, cmds[i], &value))
 			TH_LOG("cmd %#lx", cmds[i]);
@@ -149,6 +158,8 @@ TEST_F(kind, period)
 	__u64 *at_hole = (__u64 *)(self->hole - 4);
 	__u64 v = PERIOD;
 
+	if (SETUP_SKIPPED(self))
+		return;
 	/* A bad pointer first: EFAULT even on a counting event. */
 	EXPECT_EQ(EFAULT, IOCTL_ERR(self->count_fd, PERF_EVENT_IOC_PERIOD,
 				    NULL));
@@ -190,6 +201,8 @@ TEST_F(kind, refresh)
 {
 	int fd;
 
+	if (SETUP_SKIPPED(self))
+		return;
 	EXPECT_EQ(EINVAL, IOCTL_ERR(self->count_fd, PERF_EVENT_IOC_REFRESH,
 				    1));
 	fd = open_sampling(variant->kind, true);
@@ -226,6 +239,8 @@ TEST_F(kind, set_output_bad_fds)
 	int fd, p[2], closed;
 	void *map;
 
+	if (SETUP_SKIPPED(self))
+		return;
 	EXPECT_EQ(EINVAL, IOCTL_ERR(self->sample_fd,
 				    PERF_EVENT_IOC_SET_OUTPUT,
 				    self->sample_fd));
@@ -271,6 +286,8 @@ TEST_F(kind, set_output_incompatible)
 	void *map, *map_sw;
 	int fd, sw;
 
+	if (SETUP_SKIPPED(self))
+		return;
 	/* Another task's buffer. */
 	ASSERT_LT(0, fork_gated(&child, NULL));
 	fd = open_mapped(variant->kind, child.pid, -1, &map);
@@ -308,6 +325,8 @@ TEST_F(kind, set_filter)
 	int want = variant->kind == TRACEPOINT ? 0 : EINVAL;
 	char *s;
 
+	if (SETUP_SKIPPED(self))
+		return;
 	EXPECT_EQ(EFAULT, IOCTL_ERR(self->count_fd,
 				    PERF_EVENT_IOC_SET_FILTER, NULL));
 	EXPECT_EQ(EFAULT, IOCTL_ERR(self->count_fd,
@@ -343,6 +362,8 @@ TEST_F(kind, id_bad_pointer)
 	__u64 *ro;
 	__u64 id;
 
+	if (SETUP_SKIPPED(self))
+		return;
 	ro = mmap(NULL, self->psz, PROT_READ, MAP_PRIVATE | MAP_ANONYMOUS,
 		  -1, 0);
 	ASSERT_NE(MAP_FAILED, ro);
@@ -369,6 +390,8 @@ TEST_F(kind, modify_attributes)
 	char *big;
 	__u32 size;
 
+	if (SETUP_SKIPPED(self))
+		return;
 	EXPECT_EQ(EFAULT, IOCTL_ERR(self->count_fd,
 				    PERF_EVENT_IOC_MODIFY_ATTRIBUTES, NULL));
 	EXPECT_EQ(EFAULT, IOCTL_ERR(self->count_fd,
@@ -416,6 +439,8 @@ TEST_F(kind, pause_output)
 	void *map;
 	int fd;
 
+	if (SETUP_SKIPPED(self))
+		return;
 	EXPECT_EQ(EINVAL, IOCTL_ERR(self->count_fd,
 				    PERF_EVENT_IOC_PAUSE_OUTPUT, 1));
 	EXPECT_EQ(EINVAL, IOCTL_ERR(self->sample_fd,
@@ -444,6 +469,8 @@ TEST_F(kind, bpf)
 	bool tp = variant->kind == TRACEPOINT;
 	__u32 info[4] = { 0 };
 
+	if (SETUP_SKIPPED(self))
+		return;
 	EXPECT_EQ(tp ? 0 : EINVAL, IOCTL_ERR(self->count_fd,
 					     PERF_EVENT_IOC_QUERY_BPF, info));
 	EXPECT_EQ(0, info[1]);
@@ -464,6 +491,8 @@ TEST_F(kind, enable_flags_ignored)
 	static const unsigned long args[] = { 2, 0x80000000UL, ~0UL };
 	unsigned int i;
 
+	if (SETUP_SKIPPED(self))
+		return;
 	for (i = 0; i < ARRAY_SIZE(args); i++) {
 		EXPECT_EQ(0, IOCTL_ERR(self->sample_fd, PERF_EVENT_IOC_RESET,
 				       args[i]));
@@ -526,6 +555,8 @@ TEST_F(kind, huge_period_runs)
 	void *map;
 	int fd;
 
+	if (SETUP_SKIPPED(self))
+		return;
 	/*
 	 * Alone on the word: an emulated CPU may report a write only to
 	 * the first of several breakpoints watching it.
