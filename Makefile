@@ -20,6 +20,9 @@
 #                                                 flavour: KUnit and kselftests
 #   make distro-callers [KERNEL=...]              the callers of perf only, as
 #                                                 make check does (minutes)
+#   make distro-randconfig [SEEDS=...]            our files alone at W=1 in
+#                                                 random configurations (minutes
+#                                                 a seed)
 #   make patches                                  the patch series, in build/patches/
 #   make patches-check                            apply it to the base, build each step
 #
@@ -31,7 +34,7 @@ CMD ?=
 PMU ?= intel
 export PMU
 
-.PHONY: models distro distro-check distro-callers check check-busy fuzz run bench bpftrace profile patches patches-check kernel tree qemu clean distclean
+.PHONY: models distro distro-check distro-callers distro-randconfig check check-busy fuzz run bench bpftrace profile patches patches-check kernel tree qemu clean distclean
 
 check:
 	@harness/check.sh $(KERNEL)
@@ -70,6 +73,13 @@ distro-check:
 
 distro-callers:
 	@harness/deps.sh && harness/tree.sh $(KERNEL) && harness/distro.sh callers $(KERNEL)
+
+SEEDS ?= 1 2 3 4 5 6 7 8
+distro-randconfig:
+	@harness/deps.sh && harness/tree.sh ours && \
+		for s in $(SEEDS); do \
+			harness/distro.sh ourfiles ours randconfig:$$s || exit 1; \
+		done
 
 patches:
 	@harness/patches.sh

@@ -15,6 +15,10 @@
 #       KUnit and the kselftests as make check runs them.
 #   distro.sh config [ours|upstream]   only the .config; lists the
 #       options of Debian's that it lost.
+#   distro.sh ourfiles ours CONFIG     our files alone (kernel/events/,
+#       arch/x86/events/) in a configuration, at W=1: an error or a
+#       warning in them fails.  Minutes, where the full build takes an
+#       hour or more: the randconfig loop (make distro-randconfig).
 #   distro.sh scan upstream            the list distro-callers.txt keeps
 #   distro.sh symbols upstream         the list distro-symbols.txt keeps
 #
@@ -36,7 +40,7 @@
 # Kconfig symbols only 6.1's perf defines disappear in ours (olddefconfig
 # drops them); "config" lists them.
 . "$(dirname "$0")/lib.sh"
-what=${1:?usage: distro.sh callers|build|boot|config|scan|symbols [ours|upstream] [debian|defconfig|allmodconfig|randconfig:SEED]}
+what=${1:?usage: distro.sh callers|build|boot|config|ourfiles|scan|symbols [ours|upstream] [debian|defconfig|allmodconfig|randconfig:SEED]}
 kind=${2:-ours}
 flavour=${3:-debian}
 kernel_check_name "$kind"
@@ -57,6 +61,13 @@ export CCACHE_BASEDIR=$BUILD
 export KBUILD_BUILD_TIMESTAMP='Sun Jan  1 00:00:00 UTC 2023'
 export KBUILD_BUILD_USER=perf KBUILD_BUILD_HOST=harness
 mk() { make -s -C "$src" O="$obj" CC="ccache gcc" -j"$JOBS" "$@"; }
+# Random configurations of x86_64 only, as the robot's x86_64-randconfig-*
+# (randconfig would draw 64BIT too).
+if [ "${flavour%%:*}" = randconfig ]; then
+	mkdir -p "$obj"
+	echo CONFIG_64BIT=y >"$obj/x86_64.allconfig"
+	export KCONFIG_ALLCONFIG=$obj/x86_64.allconfig
+fi
 
 # Debian's configuration file, from the archive, for linux-source-6.1's
 # version.
@@ -190,8 +201,9 @@ build() {
 
 # The modules the tests load (kvm_* and watchdog_hld_test.sh), with what
 # they depend on under Debian's configuration (kvm-amd needs ccp, the
-# AMD Secure Processor's driver, for SEV).
-DISTRO_MODULES="irqbypass kvm ccp kvm-amd kvm-intel test_lockup"
+# AMD Secure Processor's driver, for SEV), and msr, which the guest's
+# init loads (/dev/cpu/N/msr).
+DISTRO_MODULES="irqbypass kvm ccp kvm-amd kvm-intel test_lockup msr"
 
 # Boot the kernel built with Debian's configuration in the test guest,
 # with the initramfs of make check, on each PMU flavour of
@@ -285,8 +297,28 @@ symbols() {
 	done
 }
 
+# Our files alone, at W=1, in the configuration: what a randconfig seed
+# can break in them shows in minutes.  The kernel around them is not
+# built (a link error needs the full build: "build").
+ourfiles() {
+	local start=$SECONDS rc=0
+	[ "$kind" = ours ] || { echo "distro.sh ourfiles: ours only" >&2; exit 2; }
+	configure
+	mk prepare >"$obj/prepare.log" 2>&1 ||
+		{ tail -20 "$obj/prepare.log" >&2; exit 1; }
+	mk W=1 kernel/events/ arch/x86/events/ >"$obj/ourfiles.log" 2>&1 || rc=$?
+	if [ $rc != 0 ] ||
+	   grep -E '(kernel/events|arch/x86/events)/.*(warning|error):' \
+		"$obj/ourfiles.log" >&2; then
+		echo "distro: our files do not build cleanly with the $flavour configuration ($obj/ourfiles.log)" >&2
+		exit 1
+	fi
+	echo "distro: OK: our files with the $flavour configuration, no warning at W=1 ($((SECONDS - start)) s)"
+}
+
 case "$what" in
 config) configure; dropped ;;
+ourfiles) ourfiles ;;
 callers) callers ;;
 build) build ;;
 boot) boot ;;

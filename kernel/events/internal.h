@@ -508,6 +508,7 @@ static inline void perf_cgroup_ctx_del(struct perf_event_context *ctx,
 				       struct perf_event *event) { }
 static inline void perf_cgroup_sched_out(struct task_struct *prev,
 					 struct task_struct *next) { }
+static inline void perf_cpu_ctx_cgroup_switch(struct task_struct *next) { }
 #endif /* CONFIG_CGROUP_PERF */
 
 /* bpf.c */
