@@ -15,40 +15,15 @@
  */
 #define _GNU_SOURCE
 #include <linux/perf_event.h>
-#include <sched.h>
-#include <stdint.h>
-#include <stdio.h>
-#include <stdlib.h>
-#include <string.h>
 #include <sys/ioctl.h>
-#include <sys/syscall.h>
-#include <unistd.h>
+
+#define HW_TEST_STAY_PUT	/* bound to its CPU by watchdog_hld_test.sh */
+#include "perf_test_util.h"
+#include "hw_test_util.h"
 
 #define MAX_EVENTS	16
-#define PMU_DIR		"/sys/bus/event_source/devices/"
 
 static __u64 cycles_config = PERF_COUNT_HW_CPU_CYCLES;
-
-/* Whether the CPU list in file path (such as "0-2,5") has cpu. */
-static int cpu_listed(const char *path, int cpu)
-{
-	char buf[256], *p, *end;
-	FILE *f = fopen(path, "r");
-	long lo, hi;
-
-	if (!f)
-		return 0;
-	p = fgets(buf, sizeof(buf), f);
-	fclose(f);
-	while (p && *p >= '0' && *p <= '9') {
-		lo = strtol(p, &end, 10);
-		hi = *end == '-' ? strtol(end + 1, &end, 10) : lo;
-		if (cpu >= lo && cpu <= hi)
-			return 1;
-		p = *end == ',' ? end + 1 : NULL;
-	}
-	return 0;
-}
 
 /*
  * On a hybrid, cycles of the PMU whose cpus file lists the CPU this
@@ -60,15 +35,16 @@ static void hybrid_config(void)
 	int cpu = sched_getcpu();
 	char path[128];
 	unsigned int i;
+	cpu_set_t set;
 
 	for (i = 0; i < 2; i++) {
 		unsigned long long type;
 		FILE *f;
 
-		snprintf(path, sizeof(path), PMU_DIR "%s/cpus", kinds[i]);
-		if (!cpu_listed(path, cpu))
+		snprintf(path, sizeof(path), HW_PMU_ROOT "%s/cpus", kinds[i]);
+		if (hw_cpu_list(path, &set) < 0 || !CPU_ISSET(cpu, &set))
 			continue;
-		snprintf(path, sizeof(path), PMU_DIR "%s/type", kinds[i]);
+		snprintf(path, sizeof(path), HW_PMU_ROOT "%s/type", kinds[i]);
 		f = fopen(path, "r");
 		if (f && fscanf(f, "%llu", &type) == 1)
 			cycles_config |= (__u64)type << PERF_PMU_TYPE_SHIFT;

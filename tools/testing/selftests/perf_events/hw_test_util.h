@@ -85,7 +85,12 @@ static inline int hw_cpu_list(const char *path, cpu_set_t *set)
 	return first;
 }
 
-/* On a hybrid, run where cpu_core counts: on the big cores. */
+/*
+ * On a hybrid, run where cpu_core counts: on the big cores.  A program
+ * whose caller binds it to a CPU of either kind (hw_cycles_fit) defines
+ * HW_TEST_STAY_PUT before it includes this.
+ */
+#ifndef HW_TEST_STAY_PUT
 static __attribute__((constructor, unused)) void hw_pin_to_big_cores(void)
 {
 	cpu_set_t set;
@@ -93,6 +98,7 @@ static __attribute__((constructor, unused)) void hw_pin_to_big_cores(void)
 	if (hw_cpu_list(HW_PMU_ROOT "cpu_core/cpus", &set) >= 0)
 		sched_setaffinity(0, sizeof(set), &set);
 }
+#endif
 
 /*
  * A hybrid's big cores have general counters CPUID 0xA does not tell
