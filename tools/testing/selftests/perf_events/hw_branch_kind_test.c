@@ -1,28 +1,30 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * Branches by kind: the model-specific raw events that count retired
- * conditional branches, near calls or near returns alone, which rr
- * counts on (conditional branches: its "ticks") and PAPI's branch
- * presets use.  A loop of one call, one return, one unconditional jump
- * and one conditional branch an iteration, measured in user mode by
- * the difference method of hw_test_util.h:
+ * conditional branches (all, taken or not taken), near calls, near
+ * returns or the taken branches alone, which rr counts on (conditional
+ * branches: its "ticks") and PAPI's branch presets use.  A loop of one
+ * call, one return, one unconditional jump and two conditional
+ * branches, one taken and one not, an iteration, measured in user mode
+ * by the difference method of hw_test_util.h:
  *
- *  - each kind's event counts one an iteration, exactly, and
- *    branches:u four;
- *  - a conditional-branch event with a sample period overflows every
- *    period conditional branches: the loop gives as many samples as
- *    periods fit in it (within 2), each in the loop, none lost or
- *    throttled.
+ *  - each kind's event counts its branches an iteration exactly (two
+ *    conditional ones, one taken, one not taken, one call, one return,
+ *    four taken branches), and branches:u five;
+ *  - the conditional-branch event and the taken-branch event (which
+ *    counts branches of several kinds) with a sample period overflow
+ *    every period branches: the loop gives as many samples as periods
+ *    fit in it (within 2), each in the loop, none lost or throttled.
  *
  * The events, by CPU (Intel SDM vol. 3B, "Performance-Monitoring
  * Events"; AMD's PPR of family 17h and BKDG of family 15h):
  * BR_INST_RETIRED (0xc4) unit masks on Intel cores from Nehalem
- * (CONDITIONAL 0x01, from Ice Lake, perfmon version 5, COND 0x11;
- * NEAR_CALL 0x02, from Sandy Bridge NEAR_RETURN 0x08)
- * and on Atoms from Silvermont and the Xeon Phis built on them (JCC
- * 0x7e, CALL 0xf9, RETURN 0xf7); on
- * AMD retired near returns (0xc8) and from family 17h retired
- * conditional branches (0xd1).
+ * (CONDITIONAL 0x01, from Ice Lake, perfmon version 5, COND 0x11 and
+ * COND_TAKEN 0x01; NEAR_CALL 0x02; from Sandy Bridge NEAR_RETURN 0x08,
+ * NOT_TAKEN 0x10 and NEAR_TAKEN 0x20) and on Atoms from Silvermont and
+ * the Xeon Phis built on them (JCC 0x7e, TAKEN_JCC 0xfe, CALL 0xf9,
+ * RETURN 0xf7); on AMD retired taken branches (0xc4), near returns
+ * (0xc8) and from family 17h retired conditional branches (0xd1).
  *
  * Skipped where there is no hardware PMU, or no such event is known.
  */
@@ -38,8 +40,8 @@
 #define N2		110000UL
 #define DN		(N2 - N1)
 
-/* Per iteration of kinds_loop(): one of each, four branches in all. */
-#define LOOP_BRANCHES	4
+/* Per iteration of kinds_loop(): five branches in all. */
+#define LOOP_BRANCHES	5
 
 asm(".pushsection .text\n"
 	".globl kinds_loop\n"
@@ -48,9 +50,11 @@ asm(".pushsection .text\n"
 	"1:	call 2f\n"
 	"	jmp 3f\n"
 	"2:	ret\n"
-	"3:	dec %rdi\n"
+	"3:	test %rdi, %rdi\n"
+	"	jz 4f\n"		/* never taken */
+	"	dec %rdi\n"
 	"	jnz 1b\n"
-	"	ret\n"
+	"4:	ret\n"
 	".globl kinds_loop_end\n"
 	"kinds_loop_end:\n"
 	".size kinds_loop, . - kinds_loop\n"
@@ -59,10 +63,18 @@ asm(".pushsection .text\n"
 void kinds_loop(unsigned long n);
 extern const char kinds_loop_end[];
 
-enum kind { COND, CALL, RET, KINDS };
+enum kind { COND, TAKEN, NTAKEN, CALL, RET, ALL_TAKEN, KINDS };
 
 static const char * const kind_names[KINDS] = {
-	"conditional branches", "near calls", "near returns",
+	"conditional branches", "taken conditional branches",
+	"conditional branches not taken", "near calls", "near returns",
+	"taken branches",
+};
+
+/* Each kind's branches in an iteration of kinds_loop(). */
+static const __u64 kind_per_iter[KINDS] = {
+	[COND] = 2, [TAKEN] = 1, [NTAKEN] = 1, [CALL] = 1, [RET] = 1,
+	[ALL_TAKEN] = 4,
 };
 
 /*
@@ -82,34 +94,10 @@ static const unsigned char bonnell_models[] = {
 	0x1c, 0x26, 0x27, 0x35, 0x36,
 };
 
-/* Nehalem and Westmere: no NEAR_RETURN unit mask yet. */
+/* Nehalem and Westmere: no NEAR_RETURN, NOT_TAKEN, NEAR_TAKEN yet. */
 static const unsigned char nehalem_models[] = {
 	0x1a, 0x1e, 0x1f, 0x2e, 0x25, 0x2c, 0x2f,
 };
-
-static bool listed(const unsigned char *models, size_t n, unsigned int m)
-{
-	size_t i;
-
-	for (i = 0; i < n; i++)
-		if (models[i] == m)
-			return true;
-	return false;
-}
-
-/* The family and model CPUID leaf 1 gives, with their extensions. */
-static void cpu_family_model(unsigned int *family, unsigned int *model)
-{
-	unsigned int eax, ebx, ecx, edx;
-
-	__get_cpuid(1, &eax, &ebx, &ecx, &edx);
-	*family = (eax >> 8) & 0xf;
-	*model = (eax >> 4) & 0xf;
-	if (*family == 0xf)
-		*family += (eax >> 20) & 0xff;
-	if (*family == 0x6 || *family >= 0xf)
-		*model |= ((eax >> 16) & 0xf) << 4;
-}
 
 /* The raw config of each kind's event on this CPU, 0 where none. */
 static void kind_events(__u64 config[KINDS])
@@ -117,26 +105,38 @@ static void kind_events(__u64 config[KINDS])
 	unsigned int family, model, eax, ebx, ecx, edx;
 
 	memset(config, 0, KINDS * sizeof(config[0]));
-	cpu_family_model(&family, &model);
+	hw_cpu_family_model(&family, &model);
 	switch (hw_vendor()) {
 	case HW_VENDOR_INTEL:
 		if (family != 6 || !__get_cpuid(0xa, &eax, &ebx, &ecx, &edx) ||
 		    (eax & 0xff) < 3 ||
-		    listed(bonnell_models, sizeof(bonnell_models), model))
+		    hw_model_listed(bonnell_models, sizeof(bonnell_models),
+				    model))
 			return;
-		if (listed(atom_models, sizeof(atom_models), model)) {
+		if (hw_model_listed(atom_models, sizeof(atom_models), model)) {
 			config[COND] = 0x7ec4;
+			config[TAKEN] = 0xfec4;
 			config[CALL] = 0xf9c4;
 			config[RET] = 0xf7c4;
 			return;
 		}
 		/* From Ice Lake (version 5) 0x01 counts the taken ones only. */
-		config[COND] = (eax & 0xff) >= 5 ? 0x11c4 : 0x01c4;
+		if ((eax & 0xff) >= 5) {
+			config[COND] = 0x11c4;
+			config[TAKEN] = 0x01c4;
+		} else {
+			config[COND] = 0x01c4;
+		}
 		config[CALL] = 0x02c4;
-		if (!listed(nehalem_models, sizeof(nehalem_models), model))
-			config[RET] = 0x08c4;
+		if (hw_model_listed(nehalem_models, sizeof(nehalem_models),
+				    model))
+			return;
+		config[RET] = 0x08c4;
+		config[NTAKEN] = 0x10c4;
+		config[ALL_TAKEN] = 0x20c4;
 		return;
 	case HW_VENDOR_AMD:
+		config[ALL_TAKEN] = 0xc4;
 		config[RET] = 0xc8;
 		if (family >= 0x17)
 			config[COND] = 0xd1;
@@ -173,7 +173,8 @@ static void expect_exact(struct __test_metadata *_metadata, int fd,
 	ASSERT_EQ(0, count_loop(fd, N1, &c1));
 	ASSERT_EQ(0, count_loop(fd, N1, &c1));
 	ASSERT_EQ(0, count_loop(fd, N2, &c2));
-	EXPECT_LE(N1 * per_iter, c1) TH_LOG("%s", what);
+	/* The last iteration does not take its loop's branch. */
+	EXPECT_LE((N1 - 1) * per_iter, c1) TH_LOG("%s", what);
 	EXPECT_EQ(DN * per_iter, c2 - c1) {
 		TH_LOG("%s: %llu for %lu iterations, %llu for %lu",
 		       what, c1, N1, c2, N2);
@@ -204,7 +205,7 @@ TEST(kinds_exact)
 		fd = hw_open_group(PERF_TYPE_RAW, config[k], 0, -1);
 		ASSERT_LE(0, fd) TH_LOG("raw %#llx (%s): %s", config[k],
 					kind_names[k], strerror(errno));
-		expect_exact(_metadata, fd, 1, kind_names[k]);
+		expect_exact(_metadata, fd, kind_per_iter[k], kind_names[k]);
 		close(fd);
 		tested++;
 	}
@@ -239,26 +240,28 @@ static int count_hit(struct perf_event_header *h, void *arg)
 	return 0;
 }
 
-TEST(cond_overflows_every_period)
+/* Sample kind @k's event every PERIOD branches over the loop. */
+static void overflows_every_period(struct __test_metadata *_metadata,
+				   enum kind k)
 {
 	struct saved_rate_limits limits = {};
 	struct cond_hits hits = {};
 	struct perf_event_attr attr;
-	__u64 config[KINDS], count;
+	__u64 config[KINDS], count, expected;
 	struct ring r;
 	int fd;
 
 	HW_SKIP_WITHOUT_PMU();
 	kind_events(config);
-	if (!config[COND])
-		SKIP(return, "no conditional-branch event known on this CPU");
+	if (!config[k])
+		SKIP(return, "no event of %s known on this CPU", kind_names[k]);
 	ASSERT_EQ(0, sample_rate_lift(&limits, TEST_RATE));
 
-	hw_attr_init(&attr, PERF_TYPE_RAW, config[COND]);
+	hw_attr_init(&attr, PERF_TYPE_RAW, config[k]);
 	attr.sample_period = PERIOD;
 	attr.sample_type = PERF_SAMPLE_IP;
 	fd = sys_perf_event_open(&attr, 0, -1, -1, 0);
-	ASSERT_LE(0, fd) TH_LOG("raw %#llx: %s", config[COND], strerror(errno));
+	ASSERT_LE(0, fd) TH_LOG("raw %#llx: %s", config[k], strerror(errno));
 	ASSERT_EQ(0, ring_map(&r, fd, RING_PAGES));
 	ring_prefault(&r);
 
@@ -266,10 +269,11 @@ TEST(cond_overflows_every_period)
 	ASSERT_LE(0, ring_drain(&r, count_hit, &hits));
 	sample_rate_restore(&limits);
 
-	EXPECT_LE(LOOPS, count);
-	EXPECT_GE(hits.samples + 2, (int)(LOOPS / PERIOD)) {
-		TH_LOG("%d samples for %lu conditional branches, period %d",
-		       hits.samples, LOOPS, PERIOD);
+	expected = LOOPS * kind_per_iter[k];
+	EXPECT_LE(expected - kind_per_iter[k], count);
+	EXPECT_GE(hits.samples + 2, (int)(expected / PERIOD)) {
+		TH_LOG("%d samples for %llu %s, period %d",
+		       hits.samples, expected, kind_names[k], PERIOD);
 	}
 	EXPECT_LE(hits.samples, (int)(count / PERIOD) + 2);
 	EXPECT_EQ(0, hits.outside);
@@ -277,6 +281,17 @@ TEST(cond_overflows_every_period)
 	EXPECT_EQ(0, hits.counts.type[PERF_RECORD_THROTTLE]);
 	ring_unmap(&r);
 	close(fd);
+}
+
+TEST(cond_overflows_every_period)
+{
+	overflows_every_period(_metadata, COND);
+}
+
+/* The taken branches are of several kinds: the emulation sums them. */
+TEST(taken_overflows_every_period)
+{
+	overflows_every_period(_metadata, ALL_TAKEN);
 }
 
 TEST_HARNESS_MAIN

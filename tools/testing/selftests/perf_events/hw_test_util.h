@@ -168,6 +168,33 @@ static inline bool hw_emulated_pmu(void)
 	return ebx == 0x54474354 && ecx == 0x43544743 && edx == 0x47435447;
 }
 
+/* The family and model CPUID leaf 1 gives, with their extensions. */
+static inline void hw_cpu_family_model(unsigned int *family,
+				       unsigned int *model)
+{
+	unsigned int eax, ebx, ecx, edx;
+
+	__get_cpuid(1, &eax, &ebx, &ecx, &edx);
+	*family = (eax >> 8) & 0xf;
+	*model = (eax >> 4) & 0xf;
+	if (*family == 0xf)
+		*family += (eax >> 20) & 0xff;
+	if (*family == 0x6 || *family >= 0xf)
+		*model |= ((eax >> 16) & 0xf) << 4;
+}
+
+/* Whether @model is one of the @n models of @models. */
+static inline bool hw_model_listed(const unsigned char *models, size_t n,
+				   unsigned int model)
+{
+	size_t i;
+
+	for (i = 0; i < n; i++)
+		if (models[i] == model)
+			return true;
+	return false;
+}
+
 /*
  * The number of general-purpose counters the CPU describes: CPUID 0xA
  * EAX[15:8] on Intel; on AMD CPUID 0x80000022 EBX[3:0] with PerfMonV2,

@@ -11,7 +11,14 @@
 #     (PAPI_BR_CN, a model-specific event) counts with the branches
 #     preset (PAPI_BR_INS) in one event set: both positive, the
 #     conditional ones no more than all branches (within the 0.1% two
-#     of PAPI's runs of its loop differ by).
+#     of PAPI's runs of its loop differ by);
+#  4. where the model has them, the taken-branch preset (PAPI_BR_TKN)
+#     and the not-taken one (PAPI_BR_NTK) count with PAPI_BR_INS: each
+#     positive, together no more than all branches (AMD's have no
+#     PAPI_BR_NTK: PAPI_BR_TKN alone there);
+#  5. where the model has them, the loads and stores presets
+#     (PAPI_LD_INS, PAPI_SR_INS) count with PAPI_TOT_INS: each
+#     positive, each no more than the instructions.
 #
 # Skipped where PAPI is not installed, there is no hardware PMU, or PAPI
 # does not know the CPU model (it then disables its perf_event component
@@ -22,7 +29,7 @@ dir=$(dirname "$0")
 
 tap_require papi_avail
 [ -d /sys/bus/event_source/devices/cpu ] ||
-	tap_skip_each 3 "no hardware PMU (no /sys/bus/event_source/devices/cpu)"
+	tap_skip_each 5 "no hardware PMU (no /sys/bus/event_source/devices/cpu)"
 
 tmp=/tmp/papi_test.$$
 mkdir -p "$tmp"
@@ -35,13 +42,32 @@ papi_avail -a >"$tmp/avail" 2>&1
 if grep -q '^Number Hardware Counters *: *0$' "$tmp/avail"; then
 	echo "$old_paranoid" >$paranoid
 	rm -rf "$tmp"
-	tap_skip_each 3 "PAPI does not know this CPU model: no counters"
+	tap_skip_each 5 "PAPI does not know this CPU model: no counters"
 fi
-tap_plan 3
+tap_plan 5
 
 # The count papi_command_line printed for preset $1 in file $2.
 papi_count() {
 	sed -n "s/^$1 :[[:space:]]*\\([0-9][0-9]*\\).*/\\1/p" "$2" | head -1
+}
+
+# Whether papi_avail lists every preset named.
+papi_has() {
+	for p; do
+		grep -q "^$p " "$tmp/avail" || return 1
+	done
+}
+
+# Whether $1 is a positive count and $1 + $2 at most $3, within the
+# 0.1% two of PAPI's runs of its loop differ by.
+papi_le() {
+	[ -n "$1" ] && [ -n "$2" ] && [ -n "$3" ] && [ "$1" -gt 0 ] &&
+		[ "$(($1 + $2))" -le $(($3 + $3 / 1000)) ]
+}
+
+tap_skip_next() {
+	tap_n=$((tap_n + 1))
+	echo "ok $tap_n # SKIP $1"
 }
 
 grep -q '^PAPI_TOT_INS ' "$tmp/avail"
@@ -52,19 +78,50 @@ n=$(papi_count PAPI_TOT_INS "$tmp/ins")
 [ -n "$n" ] && [ "$n" -gt 0 ]
 check $? "papi_command_line counts PAPI_TOT_INS ($n)" "$tmp/ins"
 
-if grep -q '^PAPI_BR_CN ' "$tmp/avail" &&
-   grep -q '^PAPI_BR_INS ' "$tmp/avail"; then
+if papi_has PAPI_BR_CN PAPI_BR_INS; then
 	papi_command_line PAPI_BR_CN PAPI_BR_INS >"$tmp/br" 2>&1
 	cn=$(papi_count PAPI_BR_CN "$tmp/br")
 	all=$(papi_count PAPI_BR_INS "$tmp/br")
 	ok=1
-	[ -n "$cn" ] && [ -n "$all" ] && [ "$cn" -gt 0 ] &&
-		[ "$cn" -le $((all + all / 1000)) ] && ok=0
+	papi_le "$cn" 0 "$all" && ok=0
 	check $ok "PAPI_BR_CN ($cn) counts, no more than PAPI_BR_INS ($all)" \
 		"$tmp/br"
 else
-	tap_n=$((tap_n + 1))
-	echo "ok $tap_n # SKIP PAPI has no PAPI_BR_CN on this CPU model"
+	tap_skip_next "PAPI has no PAPI_BR_CN on this CPU model"
+fi
+
+if papi_has PAPI_BR_TKN PAPI_BR_NTK PAPI_BR_INS; then
+	papi_command_line PAPI_BR_TKN PAPI_BR_NTK PAPI_BR_INS >"$tmp/tkn" 2>&1
+	tkn=$(papi_count PAPI_BR_TKN "$tmp/tkn")
+	ntk=$(papi_count PAPI_BR_NTK "$tmp/tkn")
+	all=$(papi_count PAPI_BR_INS "$tmp/tkn")
+	ok=1
+	papi_le "$tkn" "$ntk" "$all" && papi_le "$ntk" 0 "$all" && ok=0
+	check $ok "PAPI_BR_TKN ($tkn) and PAPI_BR_NTK ($ntk) count, together no more than PAPI_BR_INS ($all)" \
+		"$tmp/tkn"
+elif papi_has PAPI_BR_TKN PAPI_BR_INS; then
+	papi_command_line PAPI_BR_TKN PAPI_BR_INS >"$tmp/tkn" 2>&1
+	tkn=$(papi_count PAPI_BR_TKN "$tmp/tkn")
+	all=$(papi_count PAPI_BR_INS "$tmp/tkn")
+	ok=1
+	papi_le "$tkn" 0 "$all" && ok=0
+	check $ok "PAPI_BR_TKN ($tkn) counts, no more than PAPI_BR_INS ($all)" \
+		"$tmp/tkn"
+else
+	tap_skip_next "PAPI has no PAPI_BR_TKN on this CPU model"
+fi
+
+if papi_has PAPI_LD_INS PAPI_SR_INS PAPI_TOT_INS; then
+	papi_command_line PAPI_LD_INS PAPI_SR_INS PAPI_TOT_INS >"$tmp/mem" 2>&1
+	ld=$(papi_count PAPI_LD_INS "$tmp/mem")
+	sr=$(papi_count PAPI_SR_INS "$tmp/mem")
+	ins=$(papi_count PAPI_TOT_INS "$tmp/mem")
+	ok=1
+	papi_le "$ld" 0 "$ins" && papi_le "$sr" 0 "$ins" && ok=0
+	check $ok "PAPI_LD_INS ($ld) and PAPI_SR_INS ($sr) count, each no more than PAPI_TOT_INS ($ins)" \
+		"$tmp/mem"
+else
+	tap_skip_next "PAPI has no PAPI_LD_INS and PAPI_SR_INS on this CPU model"
 fi
 
 echo "$old_paranoid" >$paranoid
