@@ -2,15 +2,15 @@
 /*
  * Branches by kind: the model-specific raw events that count retired
  * conditional branches (all, taken or not taken), near calls, near
- * returns or the taken branches alone, which rr counts on (conditional
- * branches: its "ticks") and PAPI's branch presets use.  A loop of one
- * call, one return, one unconditional jump and two conditional
- * branches, one taken and one not, an iteration, measured in user mode
- * by the difference method of hw_test_util.h:
+ * returns, indirect branches or the taken branches alone, which rr
+ * counts on (conditional branches: its "ticks") and PAPI's branch
+ * presets use.  A loop of one call, one return, one indirect jump and
+ * two conditional branches, one taken and one not, an iteration,
+ * measured in user mode by the difference method of hw_test_util.h:
  *
  *  - each kind's event counts its branches an iteration exactly (two
  *    conditional ones, one taken, one not taken, one call, one return,
- *    four taken branches), and branches:u five;
+ *    one indirect, four taken branches), and branches:u five;
  *  - the conditional-branch event and the taken-branch event (which
  *    counts branches of several kinds) with a sample period overflow
  *    every period branches: the loop gives as many samples as periods
@@ -20,11 +20,12 @@
  * Events"; AMD's PPR of family 17h and BKDG of family 15h):
  * BR_INST_RETIRED (0xc4) unit masks on Intel cores from Nehalem
  * (CONDITIONAL 0x01, from Ice Lake, perfmon version 5, COND 0x11 and
- * COND_TAKEN 0x01; NEAR_CALL 0x02; from Sandy Bridge NEAR_RETURN 0x08,
- * NOT_TAKEN 0x10 and NEAR_TAKEN 0x20) and on Atoms from Silvermont and
- * the Xeon Phis built on them (JCC 0x7e, TAKEN_JCC 0xfe, CALL 0xf9,
- * RETURN 0xf7); on AMD retired taken branches (0xc4), near returns
- * (0xc8) and from family 17h retired conditional branches (0xd1).
+ * COND_TAKEN 0x01, INDIRECT 0x80; NEAR_CALL 0x02; from Sandy Bridge
+ * NEAR_RETURN 0x08, NOT_TAKEN 0x10 and NEAR_TAKEN 0x20) and on Atoms
+ * from Silvermont and the Xeon Phis built on them (JCC 0x7e, TAKEN_JCC
+ * 0xfe, CALL 0xf9, RETURN 0xf7, NON_RETURN_IND 0xeb); on AMD retired
+ * taken branches (0xc4), near returns (0xc8) and from family 17h
+ * retired conditional branches (0xd1).
  *
  * Skipped where there is no hardware PMU, or no such event is known.
  */
@@ -48,7 +49,8 @@ asm(".pushsection .text\n"
 	".type kinds_loop, @function\n"
 	"kinds_loop:\n"
 	"1:	call 2f\n"
-	"	jmp 3f\n"
+	"	lea 3f(%rip), %rax\n"
+	"	jmp *%rax\n"
 	"2:	ret\n"
 	"3:	test %rdi, %rdi\n"
 	"	jz 4f\n"		/* never taken */
@@ -63,18 +65,18 @@ asm(".pushsection .text\n"
 void kinds_loop(unsigned long n);
 extern const char kinds_loop_end[];
 
-enum kind { COND, TAKEN, NTAKEN, CALL, RET, ALL_TAKEN, KINDS };
+enum kind { COND, TAKEN, NTAKEN, CALL, RET, INDIRECT, ALL_TAKEN, KINDS };
 
 static const char * const kind_names[KINDS] = {
 	"conditional branches", "taken conditional branches",
 	"conditional branches not taken", "near calls", "near returns",
-	"taken branches",
+	"indirect branches", "taken branches",
 };
 
 /* Each kind's branches in an iteration of kinds_loop(). */
 static const __u64 kind_per_iter[KINDS] = {
 	[COND] = 2, [TAKEN] = 1, [NTAKEN] = 1, [CALL] = 1, [RET] = 1,
-	[ALL_TAKEN] = 4,
+	[INDIRECT] = 1, [ALL_TAKEN] = 4,
 };
 
 /*
@@ -118,12 +120,14 @@ static void kind_events(__u64 config[KINDS])
 			config[TAKEN] = 0xfec4;
 			config[CALL] = 0xf9c4;
 			config[RET] = 0xf7c4;
+			config[INDIRECT] = 0xebc4;
 			return;
 		}
 		/* From Ice Lake (version 5) 0x01 counts the taken ones only. */
 		if ((eax & 0xff) >= 5) {
 			config[COND] = 0x11c4;
 			config[TAKEN] = 0x01c4;
+			config[INDIRECT] = 0x80c4;
 		} else {
 			config[COND] = 0x01c4;
 		}
