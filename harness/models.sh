@@ -1,20 +1,24 @@
 #!/bin/bash
 # make models: every family of CPU models that Linux 6.1 tells apart, each
 # an emulated flavour (PMU_MODELS in harness/lib.sh), booted with our
-# kernel and with 6.1's.  On each: the driver's boot line, and
+# kernel and with 6.1's.  On each: the driver's boot line,
 # perf-hw-map's table of what it programs for every generic and cache
-# event and which raw events it constrains (-r 0).  Then a table:
+# event and which raw events it constrains (-r 0), and what
+# perf-abi-diff's hardware families answer (-f hw).  Then a table:
 # flavour, 6.1's boot line, ours, and how many lines of the two maps
-# differ (the maps: build/models/<kernel>-<flavour>.txt).
+# and of the two ABI answers differ (both in
+# build/models/<kernel>-<flavour>.txt).
 #
 #   harness/models.sh [flavour...]       all of PMU_MODELS by default
 #   MODELS_KERNELS=upstream              one kernel only (default: both)
 #   MODELS_RAW=0                         no raw scan (a minute less a boot)
+#   MODELS_ABI=0                         no perf-abi-diff -f hw
 #   MODELS_TESTS=1                       also the hardware kselftests of
 #                                        make check on each flavour
 #
-# The exit status is 0 when every flavour's maps are identical and, with
-# MODELS_TESTS=1, every test passed.
+# The exit status is 0 when every flavour's maps and ABI answers are
+# identical (but for the known differences) and, with MODELS_TESTS=1,
+# every test passed.
 . "$(dirname "$0")/lib.sh"
 . "$ROOT/harness/report.sh"
 flavours=${*:-$PMU_MODELS}
@@ -49,6 +53,15 @@ cmd="$cmd"'[ -f "$f" ] && echo "MAP sysfs $pre$f: $(cat "$f")"; done; cd /; '
 cmd="$cmd"'if [ $p = cpu ]; then perf-hw-map '"$raw"'; '
 # shellcheck disable=SC2016
 cmd="$cmd"'else perf-hw-map -p $p '"$raw"'; fi; done'
+# On a hybrid, on the big cores (the event's user page shows its counter
+# only on a CPU of its PMU).
+if [ "${MODELS_ABI:-1}" != 0 ]; then
+	# shellcheck disable=SC2016
+	cmd="$cmd"'; c=/sys/bus/event_source/devices/cpu_core/cpus; pin=; '
+	# shellcheck disable=SC2016
+	cmd="$cmd"'[ -f $c ] && pin="taskset -c $(cat $c)"; '
+	cmd="$cmd"'$pin perf-abi-diff -f hw'
+fi
 # One BOOT line: "Performance Events: " and what follows, up to the
 # record that ends in "driver.".
 boot_join() {
@@ -71,7 +84,7 @@ for k in $kernels; do
 	for f in $flavours; do
 		log "the $k kernel on the $f flavour: its map"
 		PMU=$f "$ROOT/harness/boot.sh" "$k" run >"$out/$k-$f.log" 2>&1 || true
-		tr -d '\r' <"$out/$k-$f.log" | grep -E '^(BOOT|MAP) ' |
+		tr -d '\r' <"$out/$k-$f.log" | grep -aE '^(BOOT|MAP|ABI) ' |
 			boot_join >"$out/$k-$f.txt" || true
 	done
 done
@@ -103,13 +116,17 @@ boot_line() { sed -n 's/^BOOT //p' "$out/$1-$2.txt" 2>/dev/null | head -1; }
 differ=0
 printf '%-15s | %-45s | %-45s | %s\n' flavour "6.1" ours "lines differing"
 for f in $flavours; do
-	# A kernel whose map did not come out (the guest failed) is a
-	# difference too.
+	# A kernel whose map or ABI answers did not come out (the guest
+	# failed) is a difference too.
 	n="no map"
+	abi='^MAP '
+	[ "${MODELS_ABI:-1}" = 0 ] || abi='^ABI [0-9]+ '
 	if grep -q '^MAP .*general counters' "$out/upstream-$f.txt" 2>/dev/null &&
-	   grep -q '^MAP .*general counters' "$out/ours-$f.txt" 2>/dev/null; then
-		diff <(grep '^MAP' "$out/upstream-$f.txt") \
-		     <(grep '^MAP' "$out/ours-$f.txt") |
+	   grep -q '^MAP .*general counters' "$out/ours-$f.txt" 2>/dev/null &&
+	   grep -qE "$abi" "$out/upstream-$f.txt" &&
+	   grep -qE "$abi" "$out/ours-$f.txt"; then
+		diff <(grep -E '^(MAP|ABI) ' "$out/upstream-$f.txt") \
+		     <(grep -E '^(MAP|ABI) ' "$out/ours-$f.txt") |
 			sed -n 's/^[<>] //p' >"$out/diff-$f.txt" || true
 		known=$(known_for "$f")
 		n=$(grep -cvE "${known:-^$}" "$out/diff-$f.txt" || true)
