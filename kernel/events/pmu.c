@@ -200,9 +200,10 @@ static int perf_pmu_try(struct pmu *pmu, struct perf_event *event)
  */
 int perf_pmu_init_event(struct perf_event *event)
 {
-	struct pmu *pmu;
+	struct pmu *pmu, *cpu_pmu = NULL;
 	int idx, ret = -ENOENT;
 	u32 type = event->attr.type;
+	bool named = false;
 
 	/*
 	 * An inherited copy goes to its parent's PMU, which took the same
@@ -224,6 +225,7 @@ int perf_pmu_init_event(struct perf_event *event)
 	 */
 	if ((type == PERF_TYPE_HARDWARE || type == PERF_TYPE_HW_CACHE) &&
 	    event->attr.config >> PERF_PMU_TYPE_SHIFT) {
+		named = true;
 		type = event->attr.config >> PERF_PMU_TYPE_SHIFT;
 		event->attr.config &= PERF_HW_EVENT_MASK;
 		pmu = type == PERF_TYPE_SOFTWARE ? NULL : perf_pmu_find(type);
@@ -251,8 +253,24 @@ int perf_pmu_init_event(struct perf_event *event)
 		goto unlock;
 	}
 
+	/*
+	 * A generic event that names no PMU goes to the cpu PMU first (on
+	 * a hybrid, the big cores'); one that names a PMU nobody has, or
+	 * one the cpu PMU does not take, to the first PMU that takes it, in
+	 * the order they were registered, as on 6.1.
+	 */
+	if (!named) {
+		cpu_pmu = perf_pmu_find(PERF_TYPE_RAW);
+		if (cpu_pmu) {
+			ret = perf_pmu_try(cpu_pmu, event);
+			if (ret != -ENOENT)
+				goto out;
+		}
+	}
 	list_for_each_entry_rcu(pmu, &pmus, entry,
 				srcu_read_lock_held(&pmus_srcu)) {
+		if (pmu == cpu_pmu)
+			continue;
 		ret = perf_pmu_try(pmu, event);
 		if (ret != -ENOENT)
 			break;

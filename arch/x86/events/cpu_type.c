@@ -71,16 +71,20 @@ void __init x86_cpu_types_init(void)
  * x86_cpu_types_register - register each CPU type's PMU
  *
  * The first type's PMU takes PERF_TYPE_RAW, any other a dynamic type.
+ * They are registered last type first, as 6.1 registers a hybrid's
+ * cpu_atom before its cpu_core: a generic event that the core does not
+ * give to the cpu PMU (one that names a PMU nobody has) goes to the
+ * first registered that takes it, the Atom's there.
  *
  * Return: 0 or -errno (and no PMU is left registered).
  */
 int __init x86_cpu_types_register(void)
 {
 	struct x86_cpu_type *type;
-	unsigned int i;
+	unsigned int i = x86_pmu.n_types;
 	int ret = 0;
 
-	for (i = 0; i < x86_pmu.n_types; i++) {
+	while (i--) {
 		type = &x86_cpu_types[i];
 		ret = x86_pmu_sysfs_init(type);
 		if (!ret)
@@ -90,7 +94,7 @@ int __init x86_cpu_types_register(void)
 			break;
 	}
 	if (ret) {
-		while (i--)
+		while (++i < x86_pmu.n_types)
 			perf_pmu_unregister(&x86_cpu_types[i].pmu);
 	}
 	return ret;

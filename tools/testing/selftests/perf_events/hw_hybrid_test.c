@@ -184,6 +184,47 @@ TEST_F(hybrid, generic_events_count_on_their_kind)
 	}
 }
 
+/*
+ * A generic event that names no PMU is the big cores' (the cpu PMU's,
+ * PERF_TYPE_RAW); one that names a type no PMU has (or the software
+ * PMU's) goes to the PMU first registered that takes it, which on 6.1
+ * is the Atom's: each counts the loop on its kind only.
+ */
+TEST_F(hybrid, unnamed_and_unknown_types)
+{
+	const struct { __u64 pmu_type; const struct kind *k; } cases[] = {
+		{ 0, &self->core },
+		{ 0x7e57, &self->atom },
+		{ PERF_TYPE_SOFTWARE, &self->atom },
+	};
+	struct kind named;
+	__u64 diff;
+	int i, fd;
+
+	SKIP_UNLESS_HYBRID();
+	for (i = 0; i < 3; i++) {
+		const struct kind *k = cases[i].k;
+		const struct kind *other = k == &self->core ? &self->atom :
+							       &self->core;
+
+		named.type = cases[i].pmu_type;
+		fd = open_generic(&named, PERF_TYPE_HARDWARE,
+				  PERF_COUNT_HW_INSTRUCTIONS, -1);
+		ASSERT_GE(fd, 0) TH_LOG("type %#llx: %s", cases[i].pmu_type,
+					strerror(errno));
+		ASSERT_EQ(0, pin_to_cpu(k->first));
+		ASSERT_EQ(0, loop_difference(fd, &diff));
+		EXPECT_EQ((N2 - N1) * HW_LOOP_INSNS, diff)
+			TH_LOG("type %#llx on CPU %d", cases[i].pmu_type,
+			       k->first);
+		ASSERT_EQ(0, pin_to_cpu(other->first));
+		ASSERT_EQ(0, loop_difference(fd, &diff));
+		EXPECT_EQ(0, diff) TH_LOG("type %#llx on CPU %d",
+					  cases[i].pmu_type, other->first);
+		close(fd);
+	}
+}
+
 /* The cache events are the kind's too (L1D read accesses here). */
 TEST_F(hybrid, cache_events_name_their_pmu)
 {
