@@ -36,10 +36,7 @@
 #include "perf_sample_util.h"
 #include "hw_test_util.h"
 #include "../kselftest_harness.h"
-
-#define N1		10000UL
-#define N2		110000UL
-#define DN		(N2 - N1)
+#include "hw_asm_loop.h"
 
 /* Per iteration of kinds_loop(): five branches in all. */
 #define LOOP_BRANCHES	5
@@ -62,8 +59,14 @@ asm(".pushsection .text\n"
 	".size kinds_loop, . - kinds_loop\n"
 	".popsection\n");
 
-void kinds_loop(unsigned long n);
+void kinds_loop(unsigned long n, void *unused);
 extern const char kinds_loop_end[];
+
+static const struct hw_asm_loop loop = {
+	.fn = kinds_loop,
+	.start = (uintptr_t)kinds_loop,
+	.end = (uintptr_t)kinds_loop_end,
+};
 
 enum kind { COND, TAKEN, NTAKEN, CALL, RET, INDIRECT, ALL_TAKEN, KINDS };
 
@@ -150,41 +153,6 @@ static void kind_events(__u64 config[KINDS])
 	}
 }
 
-static __attribute__((noinline)) int run_loop(int fd, unsigned long n)
-{
-	int ret = 0;
-
-	ret |= ioctl(fd, PERF_EVENT_IOC_RESET, 0);
-	ret |= ioctl(fd, PERF_EVENT_IOC_ENABLE, 0);
-	kinds_loop(n);
-	ret |= ioctl(fd, PERF_EVENT_IOC_DISABLE, 0);
-	return ret ? -1 : 0;
-}
-
-static int count_loop(int fd, unsigned long n, __u64 *value)
-{
-	if (run_loop(fd, n))
-		return -1;
-	return read_value(fd, value);
-}
-
-/* @fd counts exactly @per_iter an iteration of kinds_loop(). */
-static void expect_exact(struct __test_metadata *_metadata, int fd,
-			 __u64 per_iter, const char *what)
-{
-	__u64 c1, c2;
-
-	ASSERT_EQ(0, count_loop(fd, N1, &c1));
-	ASSERT_EQ(0, count_loop(fd, N1, &c1));
-	ASSERT_EQ(0, count_loop(fd, N2, &c2));
-	/* The last iteration does not take its loop's branch. */
-	EXPECT_LE((N1 - 1) * per_iter, c1) TH_LOG("%s", what);
-	EXPECT_EQ(DN * per_iter, c2 - c1) {
-		TH_LOG("%s: %llu for %lu iterations, %llu for %lu",
-		       what, c1, N1, c2, N2);
-	}
-}
-
 TEST(branches_exact)
 {
 	int fd;
@@ -192,7 +160,7 @@ TEST(branches_exact)
 	HW_SKIP_WITHOUT_PMU();
 	fd = hw_open(PERF_COUNT_HW_BRANCH_INSTRUCTIONS);
 	ASSERT_LE(0, fd) TH_LOG("branches:u: %s", strerror(errno));
-	expect_exact(_metadata, fd, LOOP_BRANCHES, "branches:u");
+	hw_asm_expect_exact(_metadata, fd, &loop, LOOP_BRANCHES, "branches:u");
 	close(fd);
 }
 
@@ -209,7 +177,8 @@ TEST(kinds_exact)
 		fd = hw_open_group(PERF_TYPE_RAW, config[k], 0, -1);
 		ASSERT_LE(0, fd) TH_LOG("raw %#llx (%s): %s", config[k],
 					kind_names[k], strerror(errno));
-		expect_exact(_metadata, fd, kind_per_iter[k], kind_names[k]);
+		hw_asm_expect_exact(_metadata, fd, &loop, kind_per_iter[k],
+				    kind_names[k]);
 		close(fd);
 		tested++;
 	}
@@ -217,74 +186,18 @@ TEST(kinds_exact)
 		SKIP(return, "no branch-kind events known on this CPU");
 }
 
-/* A prime, out of step with anything in the loop. */
-#define PERIOD		1009
-#define LOOPS		200000UL
-#define RING_PAGES	16
-#define TEST_RATE	1000000
-
-struct cond_hits {
-	int samples;
-	int outside;	/* samples not in kinds_loop() */
-	struct record_counts counts;
-};
-
-static int count_hit(struct perf_event_header *h, void *arg)
-{
-	struct cond_hits *hits = arg;
-	__u64 ip;
-
-	count_record(h, &hits->counts);
-	if (h->type != PERF_RECORD_SAMPLE)
-		return 0;
-	hits->samples++;
-	ip = *(__u64 *)(h + 1);
-	if (ip < (uintptr_t)kinds_loop || ip >= (uintptr_t)kinds_loop_end)
-		hits->outside++;
-	return 0;
-}
-
-/* Sample kind @k's event every PERIOD branches over the loop. */
+/* Sample kind @k's event every period over the loop. */
 static void overflows_every_period(struct __test_metadata *_metadata,
 				   enum kind k)
 {
-	struct saved_rate_limits limits = {};
-	struct cond_hits hits = {};
-	struct perf_event_attr attr;
-	__u64 config[KINDS], count, expected;
-	struct ring r;
-	int fd;
+	__u64 config[KINDS];
 
 	HW_SKIP_WITHOUT_PMU();
 	kind_events(config);
 	if (!config[k])
 		SKIP(return, "no event of %s known on this CPU", kind_names[k]);
-	ASSERT_EQ(0, sample_rate_lift(&limits, TEST_RATE));
-
-	hw_attr_init(&attr, PERF_TYPE_RAW, config[k]);
-	attr.sample_period = PERIOD;
-	attr.sample_type = PERF_SAMPLE_IP;
-	fd = sys_perf_event_open(&attr, 0, -1, -1, 0);
-	ASSERT_LE(0, fd) TH_LOG("raw %#llx: %s", config[k], strerror(errno));
-	ASSERT_EQ(0, ring_map(&r, fd, RING_PAGES));
-	ring_prefault(&r);
-
-	ASSERT_EQ(0, count_loop(fd, LOOPS, &count));
-	ASSERT_LE(0, ring_drain(&r, count_hit, &hits));
-	sample_rate_restore(&limits);
-
-	expected = LOOPS * kind_per_iter[k];
-	EXPECT_LE(expected - kind_per_iter[k], count);
-	EXPECT_GE(hits.samples + 2, (int)(expected / PERIOD)) {
-		TH_LOG("%d samples for %llu %s, period %d",
-		       hits.samples, expected, kind_names[k], PERIOD);
-	}
-	EXPECT_LE(hits.samples, (int)(count / PERIOD) + 2);
-	EXPECT_EQ(0, hits.outside);
-	EXPECT_EQ(0, hits.counts.type[PERF_RECORD_LOST]);
-	EXPECT_EQ(0, hits.counts.type[PERF_RECORD_THROTTLE]);
-	ring_unmap(&r);
-	close(fd);
+	hw_asm_expect_periods(_metadata, config[k], &loop, kind_per_iter[k],
+			      kind_names[k]);
 }
 
 TEST(cond_overflows_every_period)

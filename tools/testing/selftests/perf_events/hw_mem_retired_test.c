@@ -33,10 +33,7 @@
 #include "perf_sample_util.h"
 #include "hw_test_util.h"
 #include "../kselftest_harness.h"
-
-#define N1		10000UL
-#define N2		110000UL
-#define DN		(N2 - N1)
+#include "hw_asm_loop.h"
 
 /* Per iteration of mem_loop(): loads and stores. */
 #define LOOP_LOADS	3
@@ -59,7 +56,7 @@ asm(".pushsection .text\n"
 	".size mem_loop, . - mem_loop\n"
 	".popsection\n");
 
-void mem_loop(unsigned long n, unsigned long *buf);
+void mem_loop(unsigned long n, void *buf);
 extern const char mem_loop_end[];
 
 enum mem { LOADS, STORES, MEMS };
@@ -68,6 +65,13 @@ static const char * const mem_names[MEMS] = { "loads", "stores" };
 static const __u64 mem_per_iter[MEMS] = { LOOP_LOADS, LOOP_STORES };
 
 static unsigned long buf[4];
+
+static const struct hw_asm_loop loop = {
+	.fn = mem_loop,
+	.arg = buf,
+	.start = (uintptr_t)mem_loop,
+	.end = (uintptr_t)mem_loop_end,
+};
 
 /* Nehalem and Westmere. */
 static const unsigned char nehalem_models[] = {
@@ -120,27 +124,9 @@ static void mem_events(__u64 config[MEMS])
 	}
 }
 
-static __attribute__((noinline)) int run_loop(int fd, unsigned long n)
-{
-	int ret = 0;
-
-	ret |= ioctl(fd, PERF_EVENT_IOC_RESET, 0);
-	ret |= ioctl(fd, PERF_EVENT_IOC_ENABLE, 0);
-	mem_loop(n, buf);
-	ret |= ioctl(fd, PERF_EVENT_IOC_DISABLE, 0);
-	return ret ? -1 : 0;
-}
-
-static int count_loop(int fd, unsigned long n, __u64 *value)
-{
-	if (run_loop(fd, n))
-		return -1;
-	return read_value(fd, value);
-}
-
 TEST(loads_stores_exact)
 {
-	__u64 config[MEMS], c1, c2;
+	__u64 config[MEMS];
 	int m, fd, tested = 0;
 
 	HW_SKIP_WITHOUT_PMU();
@@ -151,14 +137,8 @@ TEST(loads_stores_exact)
 		fd = hw_open_group(PERF_TYPE_RAW, config[m], 0, -1);
 		ASSERT_LE(0, fd) TH_LOG("raw %#llx (%s): %s", config[m],
 					mem_names[m], strerror(errno));
-		ASSERT_EQ(0, count_loop(fd, N1, &c1));
-		ASSERT_EQ(0, count_loop(fd, N1, &c1));
-		ASSERT_EQ(0, count_loop(fd, N2, &c2));
-		EXPECT_LE(N1 * mem_per_iter[m], c1) TH_LOG("%s", mem_names[m]);
-		EXPECT_EQ(DN * mem_per_iter[m], c2 - c1) {
-			TH_LOG("%s: %llu for %lu iterations, %llu for %lu",
-			       mem_names[m], c1, N1, c2, N2);
-		}
+		hw_asm_expect_exact(_metadata, fd, &loop, mem_per_iter[m],
+				    mem_names[m]);
 		close(fd);
 		tested++;
 	}
@@ -166,72 +146,16 @@ TEST(loads_stores_exact)
 		SKIP(return, "no load or store event known on this CPU");
 }
 
-/* A prime, out of step with anything in the loop. */
-#define PERIOD		1009
-#define LOOPS		200000UL
-#define RING_PAGES	16
-#define TEST_RATE	1000000
-
-struct mem_hits {
-	int samples;
-	int outside;	/* samples not in mem_loop() */
-	struct record_counts counts;
-};
-
-static int count_hit(struct perf_event_header *h, void *arg)
-{
-	struct mem_hits *hits = arg;
-	__u64 ip;
-
-	count_record(h, &hits->counts);
-	if (h->type != PERF_RECORD_SAMPLE)
-		return 0;
-	hits->samples++;
-	ip = *(__u64 *)(h + 1);
-	if (ip < (uintptr_t)mem_loop || ip > (uintptr_t)mem_loop_end)
-		hits->outside++;
-	return 0;
-}
-
 TEST(loads_overflow_every_period)
 {
-	struct saved_rate_limits limits = {};
-	struct mem_hits hits = {};
-	struct perf_event_attr attr;
-	__u64 config[MEMS], count;
-	struct ring r;
-	int fd;
+	__u64 config[MEMS];
 
 	HW_SKIP_WITHOUT_PMU();
 	mem_events(config);
 	if (!config[LOADS])
 		SKIP(return, "no load event known on this CPU");
-	ASSERT_EQ(0, sample_rate_lift(&limits, TEST_RATE));
-
-	hw_attr_init(&attr, PERF_TYPE_RAW, config[LOADS]);
-	attr.sample_period = PERIOD;
-	attr.sample_type = PERF_SAMPLE_IP;
-	fd = sys_perf_event_open(&attr, 0, -1, -1, 0);
-	ASSERT_LE(0, fd) TH_LOG("raw %#llx: %s", config[LOADS],
-				strerror(errno));
-	ASSERT_EQ(0, ring_map(&r, fd, RING_PAGES));
-	ring_prefault(&r);
-
-	ASSERT_EQ(0, count_loop(fd, LOOPS, &count));
-	ASSERT_LE(0, ring_drain(&r, count_hit, &hits));
-	sample_rate_restore(&limits);
-
-	EXPECT_LE(LOOPS * LOOP_LOADS, count);
-	EXPECT_GE(hits.samples + 2, (int)(LOOPS * LOOP_LOADS / PERIOD)) {
-		TH_LOG("%d samples for %lu loads, period %d",
-		       hits.samples, LOOPS * LOOP_LOADS, PERIOD);
-	}
-	EXPECT_LE(hits.samples, (int)(count / PERIOD) + 2);
-	EXPECT_EQ(0, hits.outside);
-	EXPECT_EQ(0, hits.counts.type[PERF_RECORD_LOST]);
-	EXPECT_EQ(0, hits.counts.type[PERF_RECORD_THROTTLE]);
-	ring_unmap(&r);
-	close(fd);
+	hw_asm_expect_periods(_metadata, config[LOADS], &loop, LOOP_LOADS,
+			      mem_names[LOADS]);
 }
 
 TEST_HARNESS_MAIN

@@ -174,7 +174,9 @@ static inline void hw_cpu_family_model(unsigned int *family,
 {
 	unsigned int eax, ebx, ecx, edx;
 
-	__get_cpuid(1, &eax, &ebx, &ecx, &edx);
+	*family = *model = 0;
+	if (!__get_cpuid(1, &eax, &ebx, &ecx, &edx))
+		return;
 	*family = (eax >> 8) & 0xf;
 	*model = (eax >> 4) & 0xf;
 	if (*family == 0xf)

@@ -70,6 +70,30 @@ tap_skip_next() {
 	echo "ok $tap_n # SKIP $1"
 }
 
+# The next test: presets $3... counted with preset $1 in one event set,
+# each positive and, as $2 says, "together" or "each" no more than $1;
+# skipped where PAPI lacks one of them.
+papi_parts() {
+	whole=$1 how=$2
+	shift 2
+	if ! papi_has "$whole" "$@"; then
+		tap_skip_next "PAPI has no $* on this CPU model"
+		return
+	fi
+	out="$tmp/$1"
+	papi_command_line "$@" "$whole" >"$out" 2>&1
+	total=$(papi_count "$whole" "$out")
+	ok=0 sum=0 counts=
+	for p; do
+		c=$(papi_count "$p" "$out")
+		counts="$counts, $p $c"
+		papi_le "$c" 0 "$total" || ok=1
+		sum=$((sum + ${c:-0}))
+	done
+	[ "$how" = each ] || papi_le "$sum" 0 "$total" || ok=1
+	check $ok "${counts#, } count, $how no more than $whole ($total)" "$out"
+}
+
 grep -q '^PAPI_TOT_INS ' "$tmp/avail"
 check $? "papi_avail lists PAPI_TOT_INS" "$tmp/avail"
 
@@ -78,51 +102,13 @@ n=$(papi_count PAPI_TOT_INS "$tmp/ins")
 [ -n "$n" ] && [ "$n" -gt 0 ]
 check $? "papi_command_line counts PAPI_TOT_INS ($n)" "$tmp/ins"
 
-if papi_has PAPI_BR_CN PAPI_BR_INS; then
-	papi_command_line PAPI_BR_CN PAPI_BR_INS >"$tmp/br" 2>&1
-	cn=$(papi_count PAPI_BR_CN "$tmp/br")
-	all=$(papi_count PAPI_BR_INS "$tmp/br")
-	ok=1
-	papi_le "$cn" 0 "$all" && ok=0
-	check $ok "PAPI_BR_CN ($cn) counts, no more than PAPI_BR_INS ($all)" \
-		"$tmp/br"
+papi_parts PAPI_BR_INS together PAPI_BR_CN
+if papi_has PAPI_BR_NTK; then
+	papi_parts PAPI_BR_INS together PAPI_BR_TKN PAPI_BR_NTK
 else
-	tap_skip_next "PAPI has no PAPI_BR_CN on this CPU model"
+	papi_parts PAPI_BR_INS together PAPI_BR_TKN
 fi
-
-if papi_has PAPI_BR_TKN PAPI_BR_NTK PAPI_BR_INS; then
-	papi_command_line PAPI_BR_TKN PAPI_BR_NTK PAPI_BR_INS >"$tmp/tkn" 2>&1
-	tkn=$(papi_count PAPI_BR_TKN "$tmp/tkn")
-	ntk=$(papi_count PAPI_BR_NTK "$tmp/tkn")
-	all=$(papi_count PAPI_BR_INS "$tmp/tkn")
-	ok=1
-	papi_le "$tkn" "$ntk" "$all" && papi_le "$ntk" 0 "$all" && ok=0
-	check $ok "PAPI_BR_TKN ($tkn) and PAPI_BR_NTK ($ntk) count, together no more than PAPI_BR_INS ($all)" \
-		"$tmp/tkn"
-elif papi_has PAPI_BR_TKN PAPI_BR_INS; then
-	papi_command_line PAPI_BR_TKN PAPI_BR_INS >"$tmp/tkn" 2>&1
-	tkn=$(papi_count PAPI_BR_TKN "$tmp/tkn")
-	all=$(papi_count PAPI_BR_INS "$tmp/tkn")
-	ok=1
-	papi_le "$tkn" 0 "$all" && ok=0
-	check $ok "PAPI_BR_TKN ($tkn) counts, no more than PAPI_BR_INS ($all)" \
-		"$tmp/tkn"
-else
-	tap_skip_next "PAPI has no PAPI_BR_TKN on this CPU model"
-fi
-
-if papi_has PAPI_LD_INS PAPI_SR_INS PAPI_TOT_INS; then
-	papi_command_line PAPI_LD_INS PAPI_SR_INS PAPI_TOT_INS >"$tmp/mem" 2>&1
-	ld=$(papi_count PAPI_LD_INS "$tmp/mem")
-	sr=$(papi_count PAPI_SR_INS "$tmp/mem")
-	ins=$(papi_count PAPI_TOT_INS "$tmp/mem")
-	ok=1
-	papi_le "$ld" 0 "$ins" && papi_le "$sr" 0 "$ins" && ok=0
-	check $ok "PAPI_LD_INS ($ld) and PAPI_SR_INS ($sr) count, each no more than PAPI_TOT_INS ($ins)" \
-		"$tmp/mem"
-else
-	tap_skip_next "PAPI has no PAPI_LD_INS and PAPI_SR_INS on this CPU model"
-fi
+papi_parts PAPI_TOT_INS each PAPI_LD_INS PAPI_SR_INS
 
 echo "$old_paranoid" >$paranoid
 rm -rf "$tmp"
