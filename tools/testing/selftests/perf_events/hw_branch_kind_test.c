@@ -94,16 +94,6 @@ static const unsigned char atom_models[] = {
 	0x57, 0x85,				/* Knights Landing, Mill */
 };
 
-/* The first Atoms (Bonnell, Saltwell): their unit masks are others. */
-static const unsigned char bonnell_models[] = {
-	0x1c, 0x26, 0x27, 0x35, 0x36,
-};
-
-/* Nehalem and Westmere: no NEAR_RETURN, NOT_TAKEN, NEAR_TAKEN yet. */
-static const unsigned char nehalem_models[] = {
-	0x1a, 0x1e, 0x1f, 0x2e, 0x25, 0x2c, 0x2f,
-};
-
 /* The raw config of each kind's event on this CPU, 0 where none. */
 static void kind_events(__u64 config[KINDS])
 {
@@ -114,9 +104,7 @@ static void kind_events(__u64 config[KINDS])
 	switch (hw_vendor()) {
 	case HW_VENDOR_INTEL:
 		if (family != 6 || !__get_cpuid(0xa, &eax, &ebx, &ecx, &edx) ||
-		    (eax & 0xff) < 3 ||
-		    hw_model_listed(bonnell_models, sizeof(bonnell_models),
-				    model))
+		    (eax & 0xff) < 3 || hw_model_bonnell(model))
 			return;
 		if (hw_model_listed(atom_models, sizeof(atom_models), model)) {
 			config[COND] = 0x7ec4;
@@ -135,8 +123,8 @@ static void kind_events(__u64 config[KINDS])
 			config[COND] = 0x01c4;
 		}
 		config[CALL] = 0x02c4;
-		if (hw_model_listed(nehalem_models, sizeof(nehalem_models),
-				    model))
+		/* Nehalem and Westmere: no NEAR_RETURN, NOT_TAKEN, NEAR_TAKEN. */
+		if (hw_model_nehalem(model))
 			return;
 		config[RET] = 0x08c4;
 		config[NTAKEN] = 0x10c4;

@@ -197,7 +197,7 @@ TEST_F(hybrid, unnamed_and_unknown_types)
 		{ 0x7e57, &self->atom },
 		{ PERF_TYPE_SOFTWARE, &self->atom },
 	};
-	struct kind named;
+	struct kind named = {};
 	__u64 diff;
 	int i, fd;
 

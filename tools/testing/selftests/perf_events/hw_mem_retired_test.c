@@ -73,11 +73,6 @@ static const struct hw_asm_loop loop = {
 	.end = (uintptr_t)mem_loop_end,
 };
 
-/* Nehalem and Westmere. */
-static const unsigned char nehalem_models[] = {
-	0x1a, 0x1e, 0x1f, 0x2e, 0x25, 0x2c, 0x2f,
-};
-
 /* Silvermont and Airmont. */
 static const unsigned char silvermont_models[] = {
 	0x37, 0x4a, 0x4c, 0x4d, 0x5a, 0x5d,
@@ -85,11 +80,6 @@ static const unsigned char silvermont_models[] = {
 
 /* Knights Landing and Mill. */
 static const unsigned char knl_models[] = { 0x57, 0x85 };
-
-/* The first Atoms (Bonnell, Saltwell). */
-static const unsigned char bonnell_models[] = {
-	0x1c, 0x26, 0x27, 0x35, 0x36,
-};
 
 /* The raw config of each event on this CPU, 0 where none is known. */
 static void mem_events(__u64 config[MEMS])
@@ -100,7 +90,7 @@ static void mem_events(__u64 config[MEMS])
 	hw_cpu_family_model(&family, &model);
 	if (hw_vendor() != HW_VENDOR_INTEL || family != 6 ||
 	    !__get_cpuid(0xa, &eax, &ebx, &ecx, &edx) ||
-	    hw_model_listed(bonnell_models, sizeof(bonnell_models), model))
+	    hw_model_bonnell(model))
 		return;
 	version = eax & 0xff;
 	if (version == 2) {
@@ -108,8 +98,7 @@ static void mem_events(__u64 config[MEMS])
 		config[STORES] = 0x02c0;
 	} else if (version < 3) {
 		return;
-	} else if (hw_model_listed(nehalem_models, sizeof(nehalem_models),
-				   model)) {
+	} else if (hw_model_nehalem(model)) {
 		config[LOADS] = 0x010b;
 		config[STORES] = 0x020b;
 	} else if (hw_model_listed(silvermont_models,

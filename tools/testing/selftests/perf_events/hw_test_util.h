@@ -197,6 +197,26 @@ static inline bool hw_model_listed(const unsigned char *models, size_t n,
 	return false;
 }
 
+/* Intel family 6: Nehalem and Westmere. */
+static inline bool hw_model_nehalem(unsigned int model)
+{
+	static const unsigned char models[] = {
+		0x1a, 0x1e, 0x1f, 0x2e, 0x25, 0x2c, 0x2f,
+	};
+
+	return hw_model_listed(models, sizeof(models), model);
+}
+
+/* Intel family 6: the first Atoms (Bonnell, Saltwell). */
+static inline bool hw_model_bonnell(unsigned int model)
+{
+	static const unsigned char models[] = {
+		0x1c, 0x26, 0x27, 0x35, 0x36,
+	};
+
+	return hw_model_listed(models, sizeof(models), model);
+}
+
 /*
  * The number of general-purpose counters the CPU describes: CPUID 0xA
  * EAX[15:8] on Intel; on AMD CPUID 0x80000022 EBX[3:0] with PerfMonV2,
