@@ -267,6 +267,9 @@ struct hw_perf_event {
  * @event_idx: what the control page's index field says while the event
  *	is active on this CPU: a user-space read instruction's counter
  *	number plus one, 0 for none (optional: 0)
+ * @check_period: whether the PMU takes a sample period (not a
+ *	frequency) that PERF_EVENT_IOC_PERIOD or perf_event_period() sets:
+ *	0, or -EINVAL (optional: every period is taken)
  * @attr_update: more sysfs groups, added once the PMU's device exists;
  *	their is_visible() may look at the registered PMU (optional)
  * @task_ctx_nr: perf_invalid_context for a PMU that counts per CPU only
@@ -301,6 +304,7 @@ struct pmu {
 	void (*event_mapped)(struct perf_event *event, struct mm_struct *mm);
 	void (*event_unmapped)(struct perf_event *event, struct mm_struct *mm);
 	int (*event_idx)(struct perf_event *event);
+	int (*check_period)(struct perf_event *event, u64 value);
 };
 
 /*

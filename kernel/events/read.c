@@ -370,6 +370,11 @@ static int perf_event_period_locked(struct perf_event *event, u64 period)
 		if (period & BIT_ULL(63))
 			return perf_refuse(-EINVAL, "IOC_PERIOD: top bit set",
 					   period);
+		if (event->pmu->check_period &&
+		    event->pmu->check_period(event, period))
+			return perf_refuse(-EINVAL,
+					   "IOC_PERIOD: shorter than the PMU takes",
+					   period);
 		event->attr.sample_period = period;
 	}
 	perf_event_apply_to_copies(event, perf_period_apply);
@@ -397,7 +402,8 @@ static int perf_ioctl_period(struct perf_event *event, u64 __user *uperiod)
  * length, where the event runs.
  *
  * Return: 0, or -EINVAL if the event does not sample, @value is 0, has
- * its top bit set, or is a frequency above perf_event_max_sample_rate.
+ * its top bit set, is a frequency above perf_event_max_sample_rate, or
+ * a period shorter than the PMU takes (&pmu->check_period).
  */
 int perf_event_period(struct perf_event *event, u64 value)
 {

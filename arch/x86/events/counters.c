@@ -105,6 +105,8 @@ void x86_event_set_period(struct perf_event *event)
 		local64_set(&hwc->period_left, left);
 		hwc->last_period = period;
 	}
+	if (x86_pmu.limit_period)
+		left = x86_pmu.limit_period(event, left);
 	/*
 	 * Never one short of overflowing, as 6.1 never programs it (some
 	 * CPUs do not like it): a period of 1 overflows every other event,
@@ -561,6 +563,18 @@ static u64 x86_freq_first_period(u64 freq)
 	return max_t(u64, div64_u64(NSEC_PER_SEC / 2 - 1, freq), 1);
 }
 
+/*
+ * The check_period() of every x86 CPU type's PMU, and of a new event's
+ * sample period: -EINVAL for a period the model's counters cannot be
+ * loaded with (struct x86_pmu's @limit_period would lengthen it).
+ */
+static int x86_check_period(struct perf_event *event, u64 period)
+{
+	if (x86_pmu.limit_period && x86_pmu.limit_period(event, period) > period)
+		return -EINVAL;
+	return 0;
+}
+
 /**
  * x86_pmu_event_init - the event_init() of every x86 CPU type's PMU
  * @event: a new event
@@ -613,6 +627,12 @@ int x86_pmu_event_init(struct perf_event *event)
 		return perf_refuse(-EINVAL, "group: never fits on the counters",
 				   hwc->config);
 
+	if (is_sampling_event(event) && !event->attr.freq &&
+	    x86_check_period(event, hwc->sample_period))
+		return perf_refuse(-EINVAL,
+				   "sample_period: shorter than this model's counters take",
+				   hwc->sample_period);
+
 	if (!is_sampling_event(event)) {
 		/* Only to see the counter wrap: the longest period. */
 		hwc->sample_period = x86_pmu.max_period;
@@ -641,6 +661,7 @@ struct pmu x86_cpu_pmu = {
 	.pmu_disable	= x86_pmu_disable,
 	.event_mapped	= x86_rdpmc_mapped,
 	.event_unmapped	= x86_rdpmc_unmapped,
+	.check_period	= x86_check_period,
 };
 
 /* A CPU comes up: clean counters, the PMI routed, nothing running. */

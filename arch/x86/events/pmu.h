@@ -162,6 +162,10 @@ extern struct x86_cpu_type x86_cpu_types[X86_MAX_CPU_TYPES];
  *	(metrics, and the slots counter while it counts for them: struct
  *	x86_pmu_cpu's @topdown), or NULL where no CPU has metrics
  * @topdown_set_period: x86_event_set_period() of such an event
+ * @limit_period: the period an event's counter is loaded with for
+ *	@left events to go: @left, or more where the model cannot take so
+ *	few; NULL where every period is taken.  A sample period it would
+ *	lengthen is refused.
  */
 struct x86_pmu {
 	const char		*name;
@@ -197,6 +201,7 @@ struct x86_pmu {
 	struct perf_guest_switch_msr *(*guest_msrs)(int *nr, void *data);
 	void	(*topdown_update)(struct perf_event *event);
 	void	(*topdown_set_period)(struct perf_event *event);
+	u64	(*limit_period)(struct perf_event *event, u64 left);
 };
 
 extern struct x86_pmu x86_pmu;

@@ -413,6 +413,25 @@ static int intel_check_extra_msr(const struct x86_cpu_type *type, u64 config)
 	return 0;
 }
 
+/* INST_RETIRED.PREC_DIST: event 0xc0, unit mask 1. */
+#define INTEL_PREC_DIST		0x01c0
+
+/*
+ * x86_pmu.limit_period where a model has a shortest period (struct
+ * intel_model's @min_period and @prec_dist_period).
+ */
+static u64 intel_limit_period(struct perf_event *event, u64 left)
+{
+	const struct intel_model *model = x86_event_type(event)->model;
+
+	if (!model)
+		return left;
+	if (model->prec_dist_period &&
+	    (event->hw.config & INTEL_MATCH_UMASK) == INTEL_PREC_DIST)
+		return max_t(u64, left, model->prec_dist_period);
+	return max_t(u64, left, model->min_period);
+}
+
 static int intel_hw_config(struct perf_event *event)
 {
 	struct x86_cpu_type *type = x86_event_type(event);
@@ -435,8 +454,12 @@ static int intel_hw_config(struct perf_event *event)
 		return perf_refuse(-EOPNOTSUPP,
 				   "sample_type: no branch records here",
 				   attr->branch_sample_type);
+	/*
+	 * Version 1 has no AnyThread bit, and 6.1's core driver lets a raw
+	 * event set it, to no effect (the raw mask leaves it out).
+	 */
 	if (attr->type == PERF_TYPE_HARDWARE ||
-	    attr->type == PERF_TYPE_HW_CACHE ||
+	    attr->type == PERF_TYPE_HW_CACHE || x86_pmu.version < 2 ||
 	    !(attr->config & ARCH_PERFMON_EVENTSEL_ANY))
 		return 0;
 
@@ -782,14 +805,14 @@ int __init intel_pmu_probe(void)
 	x86_pmu.reset = intel_reset;
 	x86_pmu.rdpmc_index = intel_rdpmc_index;
 	x86_pmu.extra_attrs = intel_extra_attrs;
-	/*
-	 * As on 6.1: aux_output is Intel's to take (to a PT leader, which
-	 * this machine has not), so it is refused with EINVAL, not
-	 * EOPNOTSUPP.
-	 */
-	x86_cpu_pmu.capabilities |= PERF_PMU_CAP_AUX_OUTPUT;
-
 	if (x86_pmu.version >= 2) {
+		/*
+		 * As on 6.1: aux_output is Intel's to take (to a PT leader,
+		 * which this machine has not), so it is refused with EINVAL,
+		 * not EOPNOTSUPP; 6.1's driver of version 1 does not take
+		 * it, and the core refuses it with EOPNOTSUPP.
+		 */
+		x86_cpu_pmu.capabilities |= PERF_PMU_CAP_AUX_OUTPUT;
 		fixed_n = edx.split.num_counters_fixed;
 		if (x86_pmu.version >= 5)
 			x86_pmu.fixed = (u64)ecx << X86_PMC_FIXED;
@@ -854,9 +877,11 @@ int __init intel_pmu_probe(void)
 	}
 	for (i = 0; i < X86_MAX_CPU_TYPES; i++) {
 		model = x86_cpu_types[i].model;
-		if (model)
-			intel_topdown_init(&x86_cpu_types[i], model->metrics,
-					   caps);
+		if (!model)
+			continue;
+		intel_topdown_init(&x86_cpu_types[i], model->metrics, caps);
+		if (model->min_period || model->prec_dist_period)
+			x86_pmu.limit_period = intel_limit_period;
 	}
 	pr_info("Performance Events: %s, %s%s%s PMU driver.\n", x86_pmu.name,
 		x86_pmu.version >= 5 && edx.split.anythread_deprecated ?

@@ -10,6 +10,10 @@
  * harness/models.sh): the two differ only in the events they keep to
  * some counters.  The last-level cache and node events count offcore
  * responses (refused as on Skylake, skylake.c).
+ *
+ * As 6.1 has it (hw_min_period_test): Haswell's counters take no sample
+ * period shorter than 32, and on both none of INST_RETIRED.PREC_DIST
+ * shorter than 128.
  */
 #include <linux/perf_event.h>
 #include <asm/msr-index.h>
@@ -108,6 +112,8 @@ const struct intel_model intel_haswell = {
 	.n_extra_msrs	= ARRAY_SIZE(hsw_extra_msrs),
 	.format_attrs	= intel_ldlat_format,
 	.event_attrs	= intel_snb_topdown_events,
+	.min_period	= 32,
+	.prec_dist_period = 128,
 };
 
 const struct intel_model intel_broadwell = {
@@ -120,4 +126,5 @@ const struct intel_model intel_broadwell = {
 	.n_extra_msrs	= ARRAY_SIZE(hsw_extra_msrs),
 	.format_attrs	= intel_ldlat_format,
 	.event_attrs	= intel_snb_topdown_events,
+	.prec_dist_period = 128,
 };

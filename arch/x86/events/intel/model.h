@@ -94,6 +94,11 @@ struct intel_extra_msr {
  * @more_gp: a hybrid's big cores' general counters beyond CPUID 0xA's
  *	(which are what every core has)
  * @more_fixed: its big cores' fixed counters beyond CPUID 0xA's
+ * @min_period: the shortest period its counters are loaded with (an
+ *	erratum's workaround), 0 for none: a shorter sample period is
+ *	refused with EINVAL
+ * @prec_dist_period: the shortest period of INST_RETIRED.PREC_DIST (in
+ *	place of @min_period), 0 for no such rule
  */
 struct intel_model {
 	const char			*name;
@@ -112,6 +117,8 @@ struct intel_model {
 	const struct intel_model	*atom;
 	u8				more_gp;
 	u8				more_fixed;
+	u8				min_period;
+	u8				prec_dist_period;
 };
 
 /*

@@ -12,6 +12,9 @@
  *
  * The last-level cache and node events count offcore responses, whose
  * kind is in MSR_OFFCORE_RSP_0: refused as on Skylake (skylake.c).
+ *
+ * Nehalem's counters (not Westmere's) take no sample period shorter
+ * than 32, as 6.1 has it (hw_min_period_test).
  */
 #include <linux/perf_event.h>
 #include <linux/string.h>
@@ -154,6 +157,7 @@ const struct intel_model intel_nehalem = {
 	.extra_msrs	= nhm_extra_msrs,
 	.n_extra_msrs	= ARRAY_SIZE(nhm_extra_msrs),
 	.format_attrs	= intel_ldlat_format,
+	.min_period	= 32,
 };
 
 const struct intel_model intel_westmere = {

@@ -218,6 +218,26 @@ static inline bool hw_model_bonnell(unsigned int model)
 }
 
 /*
+ * The shortest sample period the model's counters take for any event (an
+ * erratum's workaround that 6.1 applies; hw_min_period_test): 32 on
+ * Nehalem (not Westmere) and Haswell, 1 elsewhere.
+ */
+static inline __u64 hw_min_period(void)
+{
+	static const unsigned char models[] = {
+		0x1a, 0x1e, 0x1f, 0x2e,		/* Nehalem */
+		0x3c, 0x3f, 0x45, 0x46,		/* Haswell */
+	};
+	unsigned int family, model;
+
+	hw_cpu_family_model(&family, &model);
+	if (hw_vendor() == HW_VENDOR_INTEL && family == 6 &&
+	    hw_model_listed(models, sizeof(models), model))
+		return 32;
+	return 1;
+}
+
+/*
  * The number of general-purpose counters the CPU describes: CPUID 0xA
  * EAX[15:8] on Intel; on AMD CPUID 0x80000022 EBX[3:0] with PerfMonV2,
  * else six with the core counter extension (CPUID 0x80000001 ECX[23]),
