@@ -19,7 +19,8 @@
 . "$ROOT/harness/report.sh"
 kind=${1:-ours}
 # The hardware-PMU kselftests.
-PMU_TESTS='hw_* perf_stat_hw_test.sh perf_test_hw_test.sh watchdog_hld_test.sh'
+PMU_TESTS='hw_* perf_stat_hw_test.sh perf_test_hw_test.sh perf_record_lbr_test.sh'
+PMU_TESTS="$PMU_TESTS watchdog_hld_test.sh"
 PMU_TESTS="$PMU_TESTS $SIGNAL_TESTS"
 
 # Boot kernel $1 on one vCPU with the overflow-signal tests, on each

@@ -91,7 +91,7 @@ done
 
 if [ "${MODELS_TESTS:-0}" = 1 ]; then
 	for k in $kernels; do
-		HARNESS_TESTS='hw_* perf_stat_hw_test.sh perf_test_hw_test.sh' \
+		HARNESS_TESTS='hw_* perf_stat_hw_test.sh perf_test_hw_test.sh perf_record_lbr_test.sh' \
 			"$ROOT/harness/build.sh" "$k"
 		for f in $flavours; do
 			log "the $k kernel on the $f flavour: hardware tests"

@@ -231,6 +231,8 @@ struct sample {
 	__u32 raw_size;
 	const unsigned char *raw;
 	__u64 bnr;
+	__u64 hw_idx;
+	const struct perf_branch_entry *branches;
 	__u64 regs_user_abi;
 	const __u64 *regs_user;
 	__u64 stack_size;
@@ -345,7 +347,9 @@ static inline int sample_parse(const struct perf_event_header *h,
 	}
 	if (t & PERF_SAMPLE_BRANCH_STACK) {
 		s->bnr = take(&c);
-		skip(&c, 3 * s->bnr);
+		if (attr->branch_sample_type & PERF_SAMPLE_BRANCH_HW_INDEX)
+			s->hw_idx = take(&c);
+		s->branches = (const void *)skip(&c, 3 * s->bnr);
 	}
 	nregs = __builtin_popcountll(attr->sample_regs_user);
 	if (t & PERF_SAMPLE_REGS_USER) {

@@ -1,0 +1,510 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Branch stacks from the last branch records (PERF_SAMPLE_BRANCH_STACK):
+ * instructions:u sampled every HW_ASM_PERIOD over a loop whose branches
+ * are known, each sample taken in the loop carrying the branches that
+ * led to it, newest first.  An iteration of lbr_loop() is one direct
+ * call (A), one indirect jump (B), one return (C) and one taken
+ * conditional branch (D), five instructions in all:
+ *
+ *  - with PERF_SAMPLE_BRANCH_ANY, each stack is those four in the order
+ *    they ran, the newest the one whose target the sample's IP follows;
+ *    with PERF_SAMPLE_BRANCH_TYPE_SAVE each has its type, and each its
+ *    cycles since the entry before it: the emulated PMU's model retires
+ *    an instruction a cycle, so those are the instructions from the
+ *    previous branch's target to this branch, inclusive (1, 1, 1, 2),
+ *    more where an interrupt came in between (its handler's cycles
+ *    count, its branches are not recorded): never fewer, and exactly
+ *    those in nearly all (9 in 10);
+ *  - with a filter of one kind (ANY_CALL, CALL, IND_JUMP, ANY_RETURN,
+ *    COND), the stack has that kind's branch alone, five cycles apart
+ *    (as above);
+ *  - in call-stack mode (PERF_SAMPLE_BRANCH_CALL_STACK), a sample in the
+ *    innermost of three nested functions has the three calls that led
+ *    there, innermost first, whatever branched inside it before;
+ *  - recording the kernel's branches too, a sample in the loop still ends
+ *    with the loop's branches: the PMI froze the stack (FREEZE_LBRS_ON_PMI)
+ *    before the NMI and its handler could add theirs;
+ *  - the registers (FROM, TO, INFO, TOS, LBR_SELECT) read back what is
+ *    written, and fault on reserved bits and non-canonical addresses.
+ *
+ * The cycle counts are the emulation's (QEMU patch 15), not any real
+ * silicon's.  Skipped where the PMU has no branch stack (EOPNOTSUPP):
+ * every flavour but those that emulate an LBR, and our kernel until its
+ * driver has one.
+ */
+#define _GNU_SOURCE
+#include <fcntl.h>
+#include <stdint.h>
+
+#include "perf_test_util.h"
+#include "perf_sample_util.h"
+#include "hw_test_util.h"
+#include "../kselftest_harness.h"
+#include "hw_asm_loop.h"
+
+asm(".pushsection .text\n"
+	".globl lbr_loop\n"
+	".type lbr_loop, @function\n"
+	"lbr_loop:\n"
+	"	lea lbr_ret(%rip), %rsi\n"
+	".globl lbr_call\n"
+	"lbr_call:\n"
+	"	call lbr_leaf\n"		/* A */
+	".globl lbr_back\n"
+	"lbr_back:\n"
+	"	dec %rdi\n"
+	".globl lbr_jcc\n"
+	"lbr_jcc:\n"
+	"	jnz lbr_call\n"			/* D */
+	"	ret\n"
+	".globl lbr_leaf\n"
+	"lbr_leaf:\n"
+	"	jmp *%rsi\n"			/* B */
+	".globl lbr_ret\n"
+	"lbr_ret:\n"
+	"	ret\n"				/* C */
+	".globl lbr_loop_end\n"
+	"lbr_loop_end:\n"
+	".size lbr_loop, . - lbr_loop\n"
+	".popsection\n");
+
+void lbr_loop(unsigned long n, void *unused);
+extern const char lbr_call[], lbr_back[], lbr_jcc[], lbr_leaf[], lbr_ret[];
+extern const char lbr_loop_end[];
+
+/* Three nested functions, the innermost looping @n times. */
+asm(".pushsection .text\n"
+	".globl lbr_f1\n"
+	".type lbr_f1, @function\n"
+	"lbr_f1:\n"
+	".globl lbr_f1_call\n"
+	"lbr_f1_call:\n"
+	"	call lbr_f2\n"
+	"	ret\n"
+	".globl lbr_f2\n"
+	"lbr_f2:\n"
+	".globl lbr_f2_call\n"
+	"lbr_f2_call:\n"
+	"	call lbr_f3\n"
+	"	ret\n"
+	".globl lbr_f3\n"
+	"lbr_f3:\n"
+	"	call lbr_f4\n"			/* returns before the loop */
+	"1:	dec %rdi\n"
+	"	jnz 1b\n"
+	"	ret\n"
+	".globl lbr_f3_end\n"
+	"lbr_f3_end:\n"
+	"lbr_f4:\n"
+	"	ret\n"
+	".size lbr_f1, . - lbr_f1\n"
+	".popsection\n");
+
+void lbr_f1(unsigned long n, void *unused);
+extern const char lbr_f1_call[], lbr_f2[], lbr_f2_call[], lbr_f3[];
+extern const char lbr_f3_end[];
+
+static const struct hw_asm_loop loop = {
+	.fn = lbr_loop,
+	.start = (uintptr_t)lbr_loop,
+	.end = (uintptr_t)lbr_loop_end,
+};
+
+static const struct hw_asm_loop nested = {
+	.fn = lbr_f1,
+	.start = (uintptr_t)lbr_f3,
+	.end = (uintptr_t)lbr_f3_end,
+};
+
+/* The loop's branches in the order they run, and what the stack says. */
+struct branch {
+	const char *name;
+	uintptr_t from, to;
+	int type;			/* PERF_BR_* */
+	int cycles;			/* since the branch before it */
+	uintptr_t ip_end;		/* the IPs that follow it: [to, ip_end] */
+};
+
+enum { A, B, C, D, BRANCHES };
+
+static void loop_branches(struct branch b[BRANCHES])
+{
+	b[A] = (struct branch){ "call", (uintptr_t)lbr_call,
+		(uintptr_t)lbr_leaf, PERF_BR_CALL, 1, (uintptr_t)lbr_leaf };
+	b[B] = (struct branch){ "indirect jump", (uintptr_t)lbr_leaf,
+		(uintptr_t)lbr_ret, PERF_BR_IND, 1, (uintptr_t)lbr_ret };
+	b[C] = (struct branch){ "return", (uintptr_t)lbr_ret,
+		(uintptr_t)lbr_back, PERF_BR_RET, 1, (uintptr_t)lbr_jcc };
+	b[D] = (struct branch){ "conditional branch", (uintptr_t)lbr_jcc,
+		(uintptr_t)lbr_call, PERF_BR_COND, 2, (uintptr_t)lbr_call };
+}
+
+/* Which of @b @e is, or -1. */
+static int which(const struct branch b[BRANCHES],
+		 const struct perf_branch_entry *e)
+{
+	int i;
+
+	for (i = 0; i < BRANCHES; i++)
+		if (e->from == b[i].from && e->to == b[i].to)
+			return i;
+	return -1;
+}
+
+struct run {
+	struct samples ss;
+	__u64 count;
+};
+
+/* Entries whose cycles were as expected, and all of them. */
+struct cycles_seen {
+	int exact, all;
+};
+
+static void cycles_check(struct __test_metadata *_metadata,
+			 struct cycles_seen *c, int expected, int cycles,
+			 const char *name)
+{
+	EXPECT_LE(expected, cycles) TH_LOG("the %s", name);
+	c->exact += cycles == expected;
+	c->all++;
+}
+
+static void cycles_expect(struct __test_metadata *_metadata,
+			  const struct cycles_seen *c)
+{
+	EXPECT_LE(c->all * 9, c->exact * 10) {
+		TH_LOG("%d of %d entries with the cycles of the loop alone",
+		       c->exact, c->all);
+	}
+}
+
+/*
+ * Sample instructions every @period with @branch_sample_type over @n
+ * iterations of @l: in user mode, or in both modes if @bst asks for the
+ * kernel's branches too (PERF_SAMPLE_BRANCH_KERNEL), else with
+ * PERF_SAMPLE_BRANCH_USER.  -1 if there is no branch stack.
+ */
+static int lbr_run_n(struct __test_metadata *_metadata, struct run *run,
+		     struct perf_event_attr *attr, const struct hw_asm_loop *l,
+		     __u64 bst, __u64 period, unsigned long n)
+{
+	struct saved_rate_limits limits = {};
+	struct ring r;
+	int fd;
+
+	hw_attr_init(attr, PERF_TYPE_HARDWARE, PERF_COUNT_HW_INSTRUCTIONS);
+	attr->sample_period = period;
+	attr->sample_type = PERF_SAMPLE_IP | PERF_SAMPLE_BRANCH_STACK;
+	if (bst & PERF_SAMPLE_BRANCH_KERNEL)
+		attr->exclude_kernel = 0;
+	else
+		bst |= PERF_SAMPLE_BRANCH_USER;
+	attr->branch_sample_type = bst;
+	fd = sys_perf_event_open(attr, 0, -1, -1, 0);
+	if (fd < 0 && errno == EOPNOTSUPP)
+		return -1;
+	if (fd < 0) {
+		TH_LOG("branch_sample_type %#llx: %s", bst, strerror(errno));
+		return -2;
+	}
+	if (sample_rate_lift(&limits, HW_ASM_RATE) ||
+	    ring_map(&r, fd, HW_ASM_RING_PAGES)) {
+		close(fd);
+		return -2;
+	}
+	ring_prefault(&r);
+	samples_init(&run->ss, attr, 1);
+	if (hw_asm_count(fd, l, n, &run->count) ||
+	    ring_collect(&r, &run->ss)) {
+		ring_unmap(&r);
+		close(fd);
+		return -2;
+	}
+	sample_rate_restore(&limits);
+	ring_unmap(&r);
+	close(fd);
+	return 0;
+}
+
+static int lbr_run(struct __test_metadata *_metadata, struct run *run,
+		   struct perf_event_attr *attr, const struct hw_asm_loop *l,
+		   __u64 bst)
+{
+	return lbr_run_n(_metadata, run, attr, l, bst, HW_ASM_PERIOD,
+			 HW_ASM_LOOPS / 10);
+}
+
+#define LBR_RUN(run, attr, l, bst) do {					\
+	int __ret = lbr_run(_metadata, run, attr, l, bst);		\
+									\
+	if (__ret == -1)						\
+		SKIP(return, "no branch stack on this PMU");		\
+	ASSERT_EQ(0, __ret);						\
+} while (0)
+
+/* Enough samples, all parsed, none lost. */
+static void expect_samples(struct __test_metadata *_metadata,
+			   const struct run *run)
+{
+	EXPECT_LT(10, run->ss.kept);
+	EXPECT_EQ(0, run->ss.bad);
+	EXPECT_EQ(0, run->ss.counts.type[PERF_RECORD_LOST]);
+}
+
+static bool in_loop(const struct hw_asm_loop *l, __u64 ip)
+{
+	return ip >= l->start && ip < l->end;
+}
+
+TEST(any_branch_in_order)
+{
+	struct branch b[BRANCHES];
+	struct cycles_seen cycles = {};
+	struct perf_event_attr attr;
+	struct run run;
+	int i, j, checked = 0;
+
+	HW_SKIP_WITHOUT_PMU();
+	loop_branches(b);
+	LBR_RUN(&run, &attr, &loop,
+		PERF_SAMPLE_BRANCH_ANY | PERF_SAMPLE_BRANCH_TYPE_SAVE);
+	expect_samples(_metadata, &run);
+	for (i = 0; i < run.ss.kept; i++) {
+		const struct sample *s = &run.ss.s[i];
+		int k;
+
+		if (!in_loop(&loop, s->ip))
+			continue;
+		checked++;
+		ASSERT_LE(BRANCHES, (int)s->bnr) TH_LOG("sample %d", i);
+		k = which(b, &s->branches[0]);
+		ASSERT_LE(0, k) {
+			TH_LOG("sample %d: newest %#llx -> %#llx", i,
+			       s->branches[0].from, s->branches[0].to);
+		}
+		/* The sample follows the newest branch's target. */
+		EXPECT_LE(b[k].to, s->ip) TH_LOG("sample %d", i);
+		EXPECT_GE(b[k].ip_end, s->ip) TH_LOG("sample %d", i);
+		for (j = 0; j < (int)s->bnr; j++) {
+			const struct perf_branch_entry *e = &s->branches[j];
+
+			ASSERT_EQ(k, which(b, e)) {
+				TH_LOG("sample %d entry %d: %#llx -> %#llx, not the %s",
+				       i, j, e->from, e->to, b[k].name);
+			}
+			EXPECT_EQ(b[k].type, (int)e->type)
+				TH_LOG("the %s", b[k].name);
+			cycles_check(_metadata, &cycles, b[k].cycles,
+				     e->cycles, b[k].name);
+			EXPECT_EQ(0, (int)e->mispred)
+				TH_LOG("the %s", b[k].name);
+			k = (k + BRANCHES - 1) % BRANCHES;
+		}
+	}
+	EXPECT_LT(10, checked);
+	cycles_expect(_metadata, &cycles);
+	samples_free(&run.ss);
+}
+
+/* Each filter of one kind: that kind's branch alone, an iteration apart. */
+TEST(one_kind_filters)
+{
+	const struct {
+		__u64 bst;
+		int kind;
+	} filters[] = {
+		{ PERF_SAMPLE_BRANCH_ANY_CALL, A },
+		{ PERF_SAMPLE_BRANCH_CALL, A },
+		{ PERF_SAMPLE_BRANCH_IND_JUMP, B },
+		{ PERF_SAMPLE_BRANCH_ANY_RETURN, C },
+		{ PERF_SAMPLE_BRANCH_COND, D },
+	};
+	struct branch b[BRANCHES];
+	struct cycles_seen cycles = {};
+	struct perf_event_attr attr;
+	struct run run;
+	int f, i, j, checked;
+
+	HW_SKIP_WITHOUT_PMU();
+	loop_branches(b);
+	for (f = 0; f < (int)ARRAY_SIZE(filters); f++) {
+		const struct branch *want = &b[filters[f].kind];
+
+		LBR_RUN(&run, &attr, &loop, filters[f].bst);
+		expect_samples(_metadata, &run);
+		checked = 0;
+		for (i = 0; i < run.ss.kept; i++) {
+			const struct sample *s = &run.ss.s[i];
+
+			if (!in_loop(&loop, s->ip))
+				continue;
+			checked++;
+			ASSERT_LE(1, (int)s->bnr);
+			for (j = 0; j < (int)s->bnr; j++) {
+				const struct perf_branch_entry *e =
+					&s->branches[j];
+
+				ASSERT_EQ(filters[f].kind, which(b, e)) {
+					TH_LOG("%#llx: sample %d entry %d: %#llx -> %#llx",
+					       filters[f].bst, i, j, e->from,
+					       e->to);
+					TH_LOG("not the %s", want->name);
+				}
+				cycles_check(_metadata, &cycles, 5, e->cycles,
+					     want->name);
+			}
+		}
+		EXPECT_LT(10, checked) TH_LOG("filter %#llx", filters[f].bst);
+		samples_free(&run.ss);
+	}
+	cycles_expect(_metadata, &cycles);
+}
+
+/* In the innermost function, the calls that led there, innermost first. */
+TEST(call_stack)
+{
+	struct perf_event_attr attr;
+	struct run run;
+	int i, checked = 0;
+
+	HW_SKIP_WITHOUT_PMU();
+	LBR_RUN(&run, &attr, &nested, PERF_SAMPLE_BRANCH_CALL_STACK);
+	expect_samples(_metadata, &run);
+	for (i = 0; i < run.ss.kept; i++) {
+		const struct sample *s = &run.ss.s[i];
+		const struct perf_branch_entry *e = s->branches;
+
+		if (!in_loop(&nested, s->ip) || s->ip == (uintptr_t)lbr_f3)
+			continue;
+		checked++;
+		ASSERT_LE(3, (int)s->bnr) TH_LOG("sample %d", i);
+		EXPECT_EQ((uintptr_t)lbr_f2_call, e[0].from) TH_LOG("sample %d", i);
+		EXPECT_EQ((uintptr_t)lbr_f3, e[0].to) TH_LOG("sample %d", i);
+		EXPECT_EQ((uintptr_t)lbr_f1_call, e[1].from) TH_LOG("sample %d", i);
+		EXPECT_EQ((uintptr_t)lbr_f2, e[1].to) TH_LOG("sample %d", i);
+		EXPECT_EQ((uintptr_t)lbr_f1, e[2].to) TH_LOG("sample %d", i);
+	}
+	EXPECT_LT(10, checked);
+	samples_free(&run.ss);
+}
+
+/*
+ * Recording both modes' branches, the stack of a sample in the loop ends
+ * with the loop's own branches: the PMI froze it before the NMI's entry
+ * and the handler's branches could be recorded.
+ */
+#define FROZEN_PERIOD	200003
+#define FROZEN_LOOPS	2000000UL
+
+TEST(frozen_at_the_pmi)
+{
+	struct branch b[BRANCHES];
+	struct perf_event_attr attr;
+	struct run run;
+	int i, j, k, ret, checked = 0;
+
+	HW_SKIP_WITHOUT_PMU();
+	loop_branches(b);
+	/*
+	 * The kernel's instructions count too, its overflow handler's
+	 * among them: a period far longer than the handler.
+	 */
+	ret = lbr_run_n(_metadata, &run, &attr, &loop,
+			PERF_SAMPLE_BRANCH_ANY | PERF_SAMPLE_BRANCH_USER |
+			PERF_SAMPLE_BRANCH_KERNEL, FROZEN_PERIOD, FROZEN_LOOPS);
+	if (ret == -1)
+		SKIP(return, "no branch stack on this PMU");
+	ASSERT_EQ(0, ret);
+	expect_samples(_metadata, &run);
+	for (i = 0; i < run.ss.kept; i++) {
+		const struct sample *s = &run.ss.s[i];
+
+		if (!in_loop(&loop, s->ip))
+			continue;
+		checked++;
+		ASSERT_LE(BRANCHES, (int)s->bnr) TH_LOG("sample %d", i);
+		k = which(b, &s->branches[0]);
+		for (j = 0; j < BRANCHES; j++) {
+			const struct perf_branch_entry *e = &s->branches[j];
+
+			ASSERT_LE(0, k) {
+				TH_LOG("sample %d at %#llx: entry %d %#llx -> %#llx",
+				       i, s->ip, j, e->from, e->to);
+			}
+			ASSERT_EQ(k, which(b, e)) TH_LOG("sample %d", i);
+			k = (k + BRANCHES - 1) % BRANCHES;
+		}
+	}
+	EXPECT_LT(10, checked);
+	samples_free(&run.ss);
+}
+
+#define MSR_LBR_SELECT		0x1c8
+#define MSR_LBR_TOS		0x1c9
+#define MSR_LBR_FROM_0		0x680
+#define MSR_LBR_TO_0		0x6c0
+#define MSR_LBR_INFO_0		0xdc0
+#define MSR_PERF_CAPABILITIES	0x345
+#define LBR_FORMAT_INFO		5
+
+static int msr_rw(int fd, __u32 msr, __u64 *val, bool write)
+{
+	ssize_t n = write ? pwrite(fd, val, sizeof(*val), msr) :
+			    pread(fd, val, sizeof(*val), msr);
+
+	return n == sizeof(*val) ? 0 : -errno;
+}
+
+/*
+ * The registers as software saves and restores them (through
+ * /dev/cpu/0/msr, while no event records branches): what is written
+ * reads back; a reserved bit of LBR_SELECT or an INFO register, a TOS
+ * past the stack and an address that is not canonical fault.  Where
+ * PERF_CAPABILITIES gives LBR format 5 (the Skylake cores').
+ */
+TEST(registers_restore_and_fault)
+{
+	const struct {
+		__u32 msr;
+		__u64 good, bad;
+	} regs[] = {
+		{ MSR_LBR_SELECT, 0x3ff, 0x400 },
+		{ MSR_LBR_TOS, 31, 32 },
+		{ MSR_LBR_FROM_0 + 3, 0xffffffff81000000ULL,
+		  0x0000800000000000ULL },
+		{ MSR_LBR_TO_0 + 31, 0x00007fffffffe000ULL,
+		  0xfff0000000001000ULL },
+		{ MSR_LBR_INFO_0 + 7, (1ULL << 63) | 0x1234, 1ULL << 40 },
+	};
+	__u64 caps, saved, val;
+	int fd, i;
+
+	HW_SKIP_WITHOUT_PMU();
+	ASSERT_EQ(0, pin_to_cpu(0));
+	fd = open("/dev/cpu/0/msr", O_RDWR);
+	if (fd < 0)
+		SKIP(return, "no /dev/cpu/0/msr (CONFIG_X86_MSR)");
+	if (hw_vendor() != HW_VENDOR_INTEL ||
+	    msr_rw(fd, MSR_PERF_CAPABILITIES, &caps, false) ||
+	    (caps & 0x3f) != LBR_FORMAT_INFO) {
+		close(fd);
+		SKIP(return, "no LBR of format 5");
+	}
+	for (i = 0; i < (int)ARRAY_SIZE(regs); i++) {
+		ASSERT_EQ(0, msr_rw(fd, regs[i].msr, &saved, false));
+		val = regs[i].good;
+		EXPECT_EQ(0, msr_rw(fd, regs[i].msr, &val, true))
+			TH_LOG("MSR %#x", regs[i].msr);
+		EXPECT_EQ(0, msr_rw(fd, regs[i].msr, &val, false));
+		EXPECT_EQ(regs[i].good, val) TH_LOG("MSR %#x", regs[i].msr);
+		val = regs[i].bad;
+		EXPECT_EQ(-EIO, msr_rw(fd, regs[i].msr, &val, true))
+			TH_LOG("MSR %#x: %#llx", regs[i].msr, regs[i].bad);
+		EXPECT_EQ(0, msr_rw(fd, regs[i].msr, &saved, true));
+	}
+	close(fd);
+}
+
+TEST_HARNESS_MAIN

@@ -1,0 +1,90 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0
+#
+# Branch stacks through an unmodified perf (Debian's linux-perf), on
+# hw_loop_workload's loops, where the PMU keeps last branch records:
+#  - perf record -b: perf report's branch view gives the hot loop's own
+#    branch (hw_hot to hw_hot) the most samples, and nearly every sample
+#    in hw_hot (all but those taken early in a round of it) has that
+#    branch, back to the loop's top, in every entry of its stack, four
+#    cycles apart (the emulated PMU's model retires an instruction a
+#    cycle, and the loop is four);
+#  - perf record --call-graph lbr: hw_hot's samples have main as their
+#    caller, taken from the call stack the LBR keeps;
+#  - perf's own "Check branch stack sampling" test, where this perf has it.
+# Each test skips where perf record -b is refused (no LBR: every flavour
+# but skylake, and our kernel until its driver has one) or perf is not
+# installed.
+
+dir=$(dirname "$0")
+. "$dir/perf_tap.sh"
+
+tap_require perf
+hw_require 3
+
+tmp=/tmp/perf_record_lbr_test.$$
+mkdir -p "$tmp"
+export HOME=$tmp
+workload=$dir/hw_loop_workload
+ev=$(hw_event instructions u)
+
+if ! hw_pinned perf record -q -b -e "$ev" -o "$tmp/probe.data" true \
+	>"$tmp/probe" 2>&1; then
+	rm -rf "$tmp"
+	tap_skip_each 3 "no branch stack on this PMU (perf record -b refused)"
+fi
+tap_plan 3
+
+# perf record -b: the first line of the branch view, then the stacks.
+hw_pinned perf record -q -b -e "$ev" -c 10007 -o "$tmp/b.data" \
+	"$workload" two 100 >"$tmp/record" 2>&1
+perf report -i "$tmp/b.data" --stdio 2>/dev/null |
+	grep -v -e '^#' -e '^$' >"$tmp/report"
+perf script -i "$tmp/b.data" -F sym,brstack >"$tmp/script" 2>&1
+first=$(head -n 1 "$tmp/report")
+ok=1
+case "$first" in
+*"[.] hw_hot "*"[.] hw_hot "*) ok=0 ;;
+esac
+# The samples in hw_hot: nearly all (those not taken in the first of
+# its iterations a round) have its branch in every entry, 4 cycles.
+awk '$1 == "hw_hot" {
+		n++
+		split($2, f, "/")
+		top = f[1] "/" f[2]
+		for (i = 2; i <= NF; i++) {
+			split($i, f, "/")
+			if (f[1] "/" f[2] != top || f[6] != 4)
+				break
+		}
+		if (i > NF && NF > 2)
+			good++
+	}
+	END { exit !(n > 10 && good * 10 >= n * 9) }' "$tmp/script" || ok=1
+check $ok "perf record -b: the hot loop's branch, four cycles apart" \
+	"$tmp/record" "$tmp/report" "$tmp/script"
+
+# --call-graph lbr: hw_hot's chain goes on to main.
+hw_pinned perf record -q --call-graph lbr -e "$ev" -c 10007 \
+	-o "$tmp/c.data" "$workload" two 100 >"$tmp/record" 2>&1
+perf report -i "$tmp/c.data" --stdio --no-children 2>/dev/null |
+	grep -v -e '^#' -e '^$' >"$tmp/report"
+awk '/\[\.\] hw_hot/ { hot = 1; next }
+	hot && /---hw_hot/ { chain = 1; next }
+	chain { print $NF == "main" ? "main" : "other"; exit }' \
+	"$tmp/report" | grep -qx main
+check $? "perf record --call-graph lbr: main calls hw_hot" \
+	"$tmp/record" "$tmp/report"
+
+# perf's own test, if this perf has it.
+if perf test list 2>&1 | grep -q "Check branch stack sampling"; then
+	hw_pinned perf test -v "Check branch stack sampling" >"$tmp/out" 2>&1
+	grep -q ": Ok$" "$tmp/out" && ! grep -q -e FAILED -e ": Skip" "$tmp/out"
+	check $? "perf test: check branch stack sampling" "$tmp/out"
+else
+	tap_n=$((tap_n + 1))
+	echo "ok $tap_n # SKIP this perf has no branch stack sampling test"
+fi
+
+rm -rf "$tmp"
+tap_exit
