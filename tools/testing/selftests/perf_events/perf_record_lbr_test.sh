@@ -40,7 +40,7 @@ hw_pinned perf record -q -b -e "$ev" -c 10007 -o "$tmp/b.data" \
 	"$workload" two 100 >"$tmp/record" 2>&1
 perf report -i "$tmp/b.data" --stdio 2>/dev/null |
 	grep -v -e '^#' -e '^$' >"$tmp/report"
-perf script -i "$tmp/b.data" -F sym,brstack >"$tmp/script" 2>&1
+perf script -i "$tmp/b.data" -F ip,sym,brstack >"$tmp/script" 2>&1
 first=$(head -n 1 "$tmp/report")
 ok=1
 case "$first" in
@@ -48,16 +48,16 @@ case "$first" in
 esac
 # The samples in hw_hot: nearly all (those not taken in the first of
 # its iterations a round) have its branch in every entry, 4 cycles.
-awk '$1 == "hw_hot" {
+awk '$2 == "hw_hot" {
 		n++
-		split($2, f, "/")
+		split($3, f, "/")
 		top = f[1] "/" f[2]
-		for (i = 2; i <= NF; i++) {
+		for (i = 3; i <= NF; i++) {
 			split($i, f, "/")
 			if (f[1] "/" f[2] != top || f[6] != 4)
 				break
 		}
-		if (i > NF && NF > 2)
+		if (i > NF && NF > 3)
 			good++
 	}
 	END { exit !(n > 10 && good * 10 >= n * 9) }' "$tmp/script" || ok=1
