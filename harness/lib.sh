@@ -92,6 +92,9 @@ qemu_configure() {
 PMU_MODELS='core core2 nehalem westmere bonnell silvermont goldmont
 goldmontplus tremont gracemont sandybridge ivybridge haswell broadwell
 knl skylake icelake sapphirerapids alderlake fam15h zen1 zen4 hygon'
+# The model-specific LBR stack of $1 entries in LBR format $2; Core 2's
+# and the early Atoms' sit at 0x40 and 0x60 (pmu-lbr-core2-msrs).
+pmu_lbr() { echo "pmu-lbr-depth=$1,pmu-lbr-format=$2"; }
 pmu_cpu() {
 	local i="max,vendor=GenuineIntel,family=6,pmu=on"
 	local a="max,vendor=AuthenticAMD,pmu=on"
@@ -100,33 +103,35 @@ pmu_cpu() {
 	local nofw="pmu-full-width=off"
 	local atom="pmu-atom=on"
 	local td="pmu-fixed-counters=4"
+	local lbr_core2="pmu-lbr-core2-msrs=on"
+	local arch_lbr="pmu-lbr-arch=on,pmu-lbr-depth=32"
 	# What Dhyana's model has and TCG does not (QEMU warns of each).
 	local notcg="-rdseed,-fxsr-opt,-misalignsse,-3dnowprefetch,-osvw"
 	notcg="$notcg,-topoext,-ibpb,-nrip-save,-xsavec"
 	case "$1" in
 	intel) echo "$i,model=48,stepping=1" ;;
-	skylake) echo "$i,model=94,stepping=3,pmu-lbr-depth=32" ;;
+	skylake) echo "$i,model=94,stepping=3,$(pmu_lbr 32 5)" ;;
 	amd) echo "$a,$v2" ;;
 	zen) echo "$a,family=23,model=1,stepping=1,$v2" ;;
 	none) echo "max,pmu=off" ;;
 	core) echo "$i,model=14,stepping=8,pmu-version=1,pmu-gp-counters=2,pmu-width=40,$nofw" ;;
-	core2) echo "$i,model=23,stepping=10,pmu-version=2,pmu-gp-counters=2,pmu-width=40,$nofw" ;;
-	nehalem) echo "$i,model=26,stepping=5,pmu-version=3,$nofw" ;;
-	westmere) echo "$i,model=44,stepping=2,pmu-version=3,$nofw" ;;
-	bonnell) echo "$i,model=28,stepping=10,pmu-version=3,pmu-gp-counters=2,pmu-width=40,$nofw" ;;
-	silvermont) echo "$i,model=55,stepping=8,pmu-version=3,pmu-gp-counters=2,pmu-width=40,$nofw,$atom" ;;
-	goldmont) echo "$i,model=92,stepping=9,pmu-version=4,$atom" ;;
-	goldmontplus) echo "$i,model=122,stepping=1,pmu-version=4,$atom" ;;
+	core2) echo "$i,model=23,stepping=10,pmu-version=2,pmu-gp-counters=2,pmu-width=40,$nofw,$(pmu_lbr 4 1),$lbr_core2,pmu-lbr-select=off" ;;
+	nehalem) echo "$i,model=26,stepping=5,pmu-version=3,$nofw,$(pmu_lbr 16 3)" ;;
+	westmere) echo "$i,model=44,stepping=2,pmu-version=3,$nofw,$(pmu_lbr 16 3)" ;;
+	bonnell) echo "$i,model=28,stepping=10,pmu-version=3,pmu-gp-counters=2,pmu-width=40,$nofw,$(pmu_lbr 8 1),$lbr_core2,pmu-lbr-select=off" ;;
+	silvermont) echo "$i,model=55,stepping=8,pmu-version=3,pmu-gp-counters=2,pmu-width=40,$nofw,$atom,$(pmu_lbr 8 3),$lbr_core2" ;;
+	goldmont) echo "$i,model=92,stepping=9,pmu-version=4,$atom,$(pmu_lbr 32 5)" ;;
+	goldmontplus) echo "$i,model=122,stepping=1,pmu-version=4,$atom,$(pmu_lbr 32 6)" ;;
 	tremont) echo "$i,model=150,stepping=1,pmu-version=5,$atom" ;;
-	gracemont) echo "$i,model=190,stepping=0,pmu-version=5,pmu-gp-counters=6,$atom" ;;
-	sandybridge) echo "$i,model=42,stepping=7,pmu-version=3" ;;
-	ivybridge) echo "$i,model=58,stepping=9,pmu-version=3" ;;
-	haswell) echo "$i,model=60,stepping=3,pmu-version=3" ;;
-	broadwell) echo "$i,model=61,stepping=4,pmu-version=3" ;;
-	knl) echo "$i,model=87,stepping=1,pmu-version=3,pmu-gp-counters=2,pmu-width=40,$atom" ;;
-	icelake) echo "$i,model=126,stepping=5,pmu-version=5,pmu-gp-counters=8,$td,pmu-perf-metrics=4,pmu-slots-width=5" ;;
-	sapphirerapids) echo "$i,model=143,stepping=8,pmu-version=5,pmu-gp-counters=8,$td,pmu-perf-metrics=8,pmu-slots-width=6" ;;
-	alderlake) echo "$i,model=151,stepping=2,pmu-version=5,pmu-gp-counters=8,$td,pmu-perf-metrics=8,pmu-slots-width=6,pmu-hybrid-atoms=1" ;;
+	gracemont) echo "$i,model=190,stepping=0,pmu-version=5,pmu-gp-counters=6,$atom,$arch_lbr" ;;
+	sandybridge) echo "$i,model=42,stepping=7,pmu-version=3,$(pmu_lbr 16 3)" ;;
+	ivybridge) echo "$i,model=58,stepping=9,pmu-version=3,$(pmu_lbr 16 3)" ;;
+	haswell) echo "$i,model=60,stepping=3,pmu-version=3,$(pmu_lbr 16 4)" ;;
+	broadwell) echo "$i,model=61,stepping=4,pmu-version=3,$(pmu_lbr 16 4)" ;;
+	knl) echo "$i,model=87,stepping=1,pmu-version=3,pmu-gp-counters=2,pmu-width=40,$atom,$(pmu_lbr 8 3)" ;;
+	icelake) echo "$i,model=126,stepping=5,pmu-version=5,pmu-gp-counters=8,$td,pmu-perf-metrics=4,pmu-slots-width=5,$(pmu_lbr 32 5)" ;;
+	sapphirerapids) echo "$i,model=143,stepping=8,pmu-version=5,pmu-gp-counters=8,$td,pmu-perf-metrics=8,pmu-slots-width=6,$arch_lbr" ;;
+	alderlake) echo "$i,model=151,stepping=2,pmu-version=5,pmu-gp-counters=8,$td,pmu-perf-metrics=8,pmu-slots-width=6,pmu-hybrid-atoms=1,$arch_lbr" ;;
 	fam15h) echo "$a,family=21,model=1,stepping=2,$old" ;;
 	zen1) echo "$a,family=23,model=1,stepping=1,$old" ;;
 	zen4) echo "$a,family=25,model=97,stepping=2,$v2" ;;

@@ -106,6 +106,7 @@ fi
 # apart and does not fail the run.
 known_for() {
 	local glob re
+	shopt -s extglob
 	while IFS=$'\t' read -r glob re; do
 		case "$glob" in '#'*|'') continue ;; esac
 		# shellcheck disable=SC2254

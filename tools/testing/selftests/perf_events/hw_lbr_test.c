@@ -10,15 +10,18 @@
  *  - with PERF_SAMPLE_BRANCH_ANY, each stack is those four in the order
  *    they ran, the newest the one whose target the sample's IP follows;
  *    with PERF_SAMPLE_BRANCH_TYPE_SAVE each has its type, and each its
- *    cycles since the entry before it: the emulated PMU's model retires
- *    an instruction a cycle, so those are the instructions from the
+ *    cycles since the entry before it where the LBR format has them (5,
+ *    6 and the architectural LBR's; 0 in the others): the emulated PMU's model retires an
+ *    instruction a cycle, so those are the instructions from the
  *    previous branch's target to this branch, inclusive (1, 1, 1, 2),
  *    more where an interrupt came in between (its handler's cycles
  *    count, its branches are not recorded): never fewer, and exactly
  *    those in nearly all (9 in 10);
  *  - with a filter of one kind (ANY_CALL, CALL, IND_JUMP, ANY_RETURN,
  *    COND), the stack has that kind's branch alone, five cycles apart
- *    (as above);
+ *    (as above), whether the hardware filters (LBR_SELECT) or, on Core 2
+ *    and Bonnell, which have none, the driver (but CALL on Nehalem,
+ *    Westmere and Silvermont, which 6.1 leaves empty);
  *  - in call-stack mode (PERF_SAMPLE_BRANCH_CALL_STACK), a sample in the
  *    innermost of three nested functions has the three calls that led
  *    there, innermost first, whatever branched inside it before;
@@ -26,12 +29,14 @@
  *    with the loop's branches: the PMI froze the stack (FREEZE_LBRS_ON_PMI)
  *    before the NMI and its handler could add theirs;
  *  - the registers (FROM, TO, INFO, TOS, LBR_SELECT) read back what is
- *    written, and fault on reserved bits and non-canonical addresses.
+ *    written, and fault on reserved bits and addresses that are not
+ *    canonical, as the LBR format lays them out; the architectural
+ *    LBR's (CTL, DEPTH and the entries) likewise.
  *
  * The cycle counts are the emulation's (QEMU patch 15), not any real
  * silicon's.  Skipped where the PMU has no branch stack (EOPNOTSUPP):
- * every flavour but those that emulate an LBR, and our kernel until its
- * driver has one.
+ * the flavours without an LBR, call-stack mode before Haswell's format
+ * 4, and our kernel until its driver has one.
  */
 #define _GNU_SOURCE
 #include <fcntl.h>
@@ -157,15 +162,97 @@ struct run {
 	__u64 count;
 };
 
+#define MSR_PERF_CAPABILITIES	0x345
+#define LBR_FORMAT_MASK		0x3f
+#define LBR_FORMAT_EIP_FLAGS	3
+#define LBR_FORMAT_EIP_FLAGS2	4
+#define LBR_FORMAT_INFO		5
+#define LBR_FORMAT_TIME		6
+#define LBR_FORMAT_ARCH		0x3f
+
+static int msr_rw(int fd, __u32 msr, __u64 *val, bool write)
+{
+	ssize_t n = write ? pwrite(fd, val, sizeof(*val), msr) :
+			    pread(fd, val, sizeof(*val), msr);
+
+	return n == sizeof(*val) ? 0 : -errno;
+}
+
+/*
+ * The LBR format in PERF_CAPABILITIES, read through /dev/cpu/0/msr; -1
+ * where that cannot be read (not Intel, no CONFIG_X86_MSR).
+ */
+static int lbr_format(void)
+{
+	__u64 caps;
+	int fd, ret;
+
+	if (hw_vendor() != HW_VENDOR_INTEL)
+		return -1;
+	fd = open("/dev/cpu/0/msr", O_RDONLY);
+	if (fd < 0)
+		return -1;
+	ret = msr_rw(fd, MSR_PERF_CAPABILITIES, &caps, false);
+	close(fd);
+	return ret ? -1 : (int)(caps & LBR_FORMAT_MASK);
+}
+
+/*
+ * Whether the entries have cycle counts: 1, 0, or -1 if unknown.  The
+ * architectural LBR has them where CPUID leaf 0x1c says (ECX bit 1).
+ */
+static int lbr_has_cycles(void)
+{
+	unsigned int eax, ebx, ecx, edx;
+	int fmt = lbr_format();
+
+	if (fmt < 0)
+		return -1;
+	if (fmt == LBR_FORMAT_ARCH)
+		return __get_cpuid_count(0x1c, 0, &eax, &ebx, &ecx, &edx) &&
+		       (ecx & 2);
+	return fmt == LBR_FORMAT_INFO || fmt == LBR_FORMAT_TIME;
+}
+
+static bool lbr_model_core2(unsigned int model)
+{
+	static const unsigned char models[] = { 0x0f, 0x16, 0x17, 0x1d };
+
+	return hw_model_listed(models, sizeof(models), model);
+}
+
+static bool lbr_model_silvermont(unsigned int model)
+{
+	static const unsigned char models[] = {
+		0x37, 0x4a, 0x4c, 0x4d, 0x5a, 0x5d, 0x75,
+	};
+
+	return hw_model_listed(models, sizeof(models), model);
+}
+
 /* Entries whose cycles were as expected, and all of them. */
 struct cycles_seen {
 	int exact, all;
 };
 
+/*
+ * An entry's @cycles, @expected since the one before: none fewer, where
+ * the format has them, else none at all.
+ */
 static void cycles_check(struct __test_metadata *_metadata,
 			 struct cycles_seen *c, int expected, int cycles,
 			 const char *name)
 {
+	static int has = -2;
+
+	if (has == -2)
+		has = lbr_has_cycles();
+	if (has == 0) {
+		EXPECT_EQ(0, cycles) TH_LOG("the %s: a format without", name);
+		return;
+	}
+	if (has < 0)
+		return;
 	EXPECT_LE(expected, cycles) TH_LOG("the %s", name);
 	c->exact += cycles == expected;
 	c->all++;
@@ -324,13 +411,25 @@ TEST(one_kind_filters)
 	struct branch b[BRANCHES];
 	struct cycles_seen cycles = {};
 	struct perf_event_attr attr;
+	unsigned int family, model;
 	struct run run;
 	int f, i, j, checked;
 
 	HW_SKIP_WITHOUT_PMU();
 	loop_branches(b);
+	hw_cpu_family_model(&family, &model);
 	for (f = 0; f < (int)ARRAY_SIZE(filters); f++) {
 		const struct branch *want = &b[filters[f].kind];
+
+		/*
+		 * The LBR_SELECT of Nehalem, Westmere and Silvermont has no
+		 * bit for direct calls alone: 6.1 has it record no kind of
+		 * branch, and its stacks are empty.  Not checked there.
+		 */
+		if (filters[f].bst == PERF_SAMPLE_BRANCH_CALL &&
+		    hw_vendor() == HW_VENDOR_INTEL && family == 6 &&
+		    (hw_model_nehalem(model) || lbr_model_silvermont(model)))
+			continue;
 
 		LBR_RUN(&run, &attr, &loop, filters[f].bst);
 		expect_samples(_metadata, &run);
@@ -341,7 +440,10 @@ TEST(one_kind_filters)
 			if (!in_loop(&loop, s->ip))
 				continue;
 			checked++;
-			ASSERT_LE(1, (int)s->bnr);
+			ASSERT_LE(1, (int)s->bnr) {
+				TH_LOG("%#llx: sample %d of %d at %#llx",
+				       filters[f].bst, i, run.ss.kept, s->ip);
+			}
 			for (j = 0; j < (int)s->bnr; j++) {
 				const struct perf_branch_entry *e =
 					&s->branches[j];
@@ -445,65 +547,205 @@ TEST(frozen_at_the_pmi)
 #define MSR_LBR_TOS		0x1c9
 #define MSR_LBR_FROM_0		0x680
 #define MSR_LBR_TO_0		0x6c0
+#define MSR_LBR_CORE2_FROM_0	0x40
+#define MSR_LBR_CORE2_TO_0	0x60
 #define MSR_LBR_INFO_0		0xdc0
-#define MSR_PERF_CAPABILITIES	0x345
-#define LBR_FORMAT_INFO		5
 
-static int msr_rw(int fd, __u32 msr, __u64 *val, bool write)
+struct lbr_reg {
+	__u32 msr;
+	__u64 good, bad;		/* bad 0: no value faults */
+};
+
+/*
+ * The registers of the first four entries (every stack has them) as
+ * LBR format @fmt lays them out: an address in FROM and TO, bits 63:48
+ * the sign of bit 47, but the flags of FROM (bit 63 from format 3,
+ * where TSX's bits 62:61 of format 4 are written as the sign) and the
+ * cycles in TO's bits 63:48 in format 6; INFO in format 5.  Returns the
+ * number of registers in @r.
+ */
+static int lbr_regs(struct lbr_reg *r, int fmt, bool core2)
 {
-	ssize_t n = write ? pwrite(fd, val, sizeof(*val), msr) :
-			    pread(fd, val, sizeof(*val), msr);
+	__u32 from = core2 ? MSR_LBR_CORE2_FROM_0 : MSR_LBR_FROM_0;
+	__u32 to = core2 ? MSR_LBR_CORE2_TO_0 : MSR_LBR_TO_0;
+	const __u64 kernel = 0xffffffff81000000ULL;
+	const __u64 flagged = 0x8000000000401000ULL;	/* mispredicted */
+	/* Bit 60 is no flag, in_tx and abort are where TSX has them. */
+	const __u64 bit60 = 0x1000000000401000ULL;
+	const __u64 user_top = 0x00007fffffffe000ULL;
+	const __u64 not_canonical = 0x0000800000000000ULL;
+	bool from_flags = fmt == LBR_FORMAT_EIP_FLAGS ||
+			  fmt == LBR_FORMAT_EIP_FLAGS2 ||
+			  fmt == LBR_FORMAT_TIME;
+	int n = 0;
 
-	return n == sizeof(*val) ? 0 : -errno;
+	r[n++] = (struct lbr_reg){ MSR_LBR_TOS, 3, 32 };
+	r[n++] = (struct lbr_reg){ from + 3, kernel, not_canonical };
+	if (from_flags)
+		r[n++] = (struct lbr_reg){ from + 1, flagged, bit60 };
+	else
+		r[n++] = (struct lbr_reg){ from + 1, user_top, flagged };
+	if (fmt == LBR_FORMAT_TIME)
+		r[n++] = (struct lbr_reg){ to + 2, 0x1234000000401000ULL, 0 };
+	else
+		r[n++] = (struct lbr_reg){ to + 2, user_top,
+					   0xfff0000000001000ULL };
+	if (fmt == LBR_FORMAT_INFO)
+		r[n++] = (struct lbr_reg){ MSR_LBR_INFO_0 + 3,
+					   (1ULL << 63) | 0x1234, 1ULL << 40 };
+	return n;
+}
+
+/*
+ * @val as read from FROM, to be written back: format 4's in_tx and abort
+ * bits read as 0 without TSX, and are written as the sign, bits 60:59.
+ */
+static __u64 lbr_from_restore(int fmt, __u64 val)
+{
+	unsigned int eax, ebx, ecx, edx;
+	bool tsx = __get_cpuid_count(7, 0, &eax, &ebx, &ecx, &edx) &&
+		   (ebx & (1U << 4 | 1U << 11));	/* HLE, RTM */
+
+	if (fmt != LBR_FORMAT_EIP_FLAGS2 || tsx)
+		return val;
+	return val | (val & (3ULL << 59)) << 2;
 }
 
 /*
  * The registers as software saves and restores them (through
  * /dev/cpu/0/msr, while no event records branches): what is written
- * reads back; a reserved bit of LBR_SELECT or an INFO register, a TOS
- * past the stack and an address that is not canonical fault.  Where
- * PERF_CAPABILITIES gives LBR format 5 (the Skylake cores').
+ * reads back; a reserved bit of LBR_SELECT (call-stack mode, bit 9,
+ * from format 4) or of an INFO register, a TOS past the stack and an
+ * address that is not canonical fault.  LBR_SELECT is absent from Core
+ * 2 and Bonnell, which filter nothing.  Where PERF_CAPABILITIES can be
+ * read and the CPU has an LBR (6.1 says how deep at boot).
  */
 TEST(registers_restore_and_fault)
 {
-	const struct {
-		__u32 msr;
-		__u64 good, bad;
-	} regs[] = {
-		{ MSR_LBR_SELECT, 0x3ff, 0x400 },
-		{ MSR_LBR_TOS, 31, 32 },
-		{ MSR_LBR_FROM_0 + 3, 0xffffffff81000000ULL,
-		  0x0000800000000000ULL },
-		{ MSR_LBR_TO_0 + 31, 0x00007fffffffe000ULL,
-		  0xfff0000000001000ULL },
-		{ MSR_LBR_INFO_0 + 7, (1ULL << 63) | 0x1234, 1ULL << 40 },
-	};
-	__u64 caps, saved, val;
-	int fd, i;
+	struct lbr_reg regs[8];
+	unsigned int family, model;
+	__u64 saved, val;
+	int fd, fmt, i, n;
+	bool core2, select;
 
 	HW_SKIP_WITHOUT_PMU();
 	ASSERT_EQ(0, pin_to_cpu(0));
+	fmt = lbr_format();
+	if (fmt < 0)
+		SKIP(return, "cannot read PERF_CAPABILITIES (CONFIG_X86_MSR)");
+	if (fmt < 1 || fmt > LBR_FORMAT_TIME)
+		SKIP(return, "no model-specific LBR of format 1 to 6");
+	hw_cpu_family_model(&family, &model);
+	/* Core 2's and the Atoms' before Goldmont are at 0x40 and 0x60. */
+	core2 = family == 6 && (lbr_model_core2(model) ||
+				hw_model_bonnell(model) ||
+				lbr_model_silvermont(model));
+	select = !(family == 6 && (lbr_model_core2(model) ||
+				   hw_model_bonnell(model)));
 	fd = open("/dev/cpu/0/msr", O_RDWR);
-	if (fd < 0)
-		SKIP(return, "no /dev/cpu/0/msr (CONFIG_X86_MSR)");
-	if (hw_vendor() != HW_VENDOR_INTEL ||
-	    msr_rw(fd, MSR_PERF_CAPABILITIES, &caps, false) ||
-	    (caps & 0x3f) != LBR_FORMAT_INFO) {
+	ASSERT_LE(0, fd);
+	if (msr_rw(fd, MSR_LBR_TOS, &saved, false)) {
 		close(fd);
-		SKIP(return, "no LBR of format 5");
+		SKIP(return, "no LBR on this CPU");
 	}
-	for (i = 0; i < (int)ARRAY_SIZE(regs); i++) {
-		ASSERT_EQ(0, msr_rw(fd, regs[i].msr, &saved, false));
+	if (!select) {
+		EXPECT_EQ(-EIO, msr_rw(fd, MSR_LBR_SELECT, &val, false))
+			TH_LOG("an LBR_SELECT on a Core 2 or Bonnell");
+	} else {
+		bool stack = fmt >= LBR_FORMAT_EIP_FLAGS2;
+
+		regs[0] = (struct lbr_reg){ MSR_LBR_SELECT,
+			stack ? 0x3ff : 0x1ff, stack ? 0x400 : 0x200 };
+		ASSERT_EQ(0, msr_rw(fd, MSR_LBR_SELECT, &saved, false));
+		val = regs[0].good;
+		EXPECT_EQ(0, msr_rw(fd, MSR_LBR_SELECT, &val, true));
+		val = regs[0].bad;
+		EXPECT_EQ(-EIO, msr_rw(fd, MSR_LBR_SELECT, &val, true))
+			TH_LOG("LBR_SELECT %#llx in format %d", regs[0].bad, fmt);
+		EXPECT_EQ(0, msr_rw(fd, MSR_LBR_SELECT, &saved, true));
+	}
+	n = lbr_regs(regs, fmt, core2);
+	for (i = 0; i < n; i++) {
+		ASSERT_EQ(0, msr_rw(fd, regs[i].msr, &saved, false))
+			TH_LOG("MSR %#x", regs[i].msr);
+		if (regs[i].msr >= (core2 ? MSR_LBR_CORE2_FROM_0 :
+					    MSR_LBR_FROM_0) &&
+		    regs[i].msr < (core2 ? MSR_LBR_CORE2_TO_0 : MSR_LBR_TO_0))
+			saved = lbr_from_restore(fmt, saved);
 		val = regs[i].good;
 		EXPECT_EQ(0, msr_rw(fd, regs[i].msr, &val, true))
-			TH_LOG("MSR %#x", regs[i].msr);
+			TH_LOG("MSR %#x: %#llx", regs[i].msr, regs[i].good);
 		EXPECT_EQ(0, msr_rw(fd, regs[i].msr, &val, false));
 		EXPECT_EQ(regs[i].good, val) TH_LOG("MSR %#x", regs[i].msr);
 		val = regs[i].bad;
-		EXPECT_EQ(-EIO, msr_rw(fd, regs[i].msr, &val, true))
-			TH_LOG("MSR %#x: %#llx", regs[i].msr, regs[i].bad);
+		if (regs[i].bad)
+			EXPECT_EQ(-EIO, msr_rw(fd, regs[i].msr, &val, true))
+				TH_LOG("MSR %#x: %#llx in format %d",
+				       regs[i].msr, regs[i].bad, fmt);
 		EXPECT_EQ(0, msr_rw(fd, regs[i].msr, &saved, true));
 	}
+	close(fd);
+}
+
+#define MSR_ARCH_LBR_CTL	0x14ce
+#define MSR_ARCH_LBR_DEPTH	0x14cf
+#define MSR_ARCH_LBR_FROM_0	0x1500
+#define MSR_ARCH_LBR_TO_0	0x1600
+#define MSR_ARCH_LBR_INFO_0	0x1200
+
+/*
+ * The architectural LBR's registers: IA32_LBR_CTL takes its enable,
+ * privilege, call-stack and kind bits alone; IA32_LBR_DEPTH a depth that
+ * CPUID leaf 0x1c lists, and writing it empties the stack; an entry past
+ * the depth faults, and FROM, TO and INFO take what the others do.
+ */
+TEST(arch_registers)
+{
+	const __u64 kernel = 0xffffffff81000000ULL;
+	const __u64 info = (1ULL << 63) | (1ULL << 60) | (4ULL << 56) | 0x1234;
+	unsigned int eax, ebx, ecx, edx;
+	__u64 ctl, depth, val;
+	int fd, small;
+
+	HW_SKIP_WITHOUT_PMU();
+	ASSERT_EQ(0, pin_to_cpu(0));
+	if (lbr_format() != LBR_FORMAT_ARCH ||
+	    !__get_cpuid_count(0x1c, 0, &eax, &ebx, &ecx, &edx))
+		SKIP(return, "no architectural LBR (or no CONFIG_X86_MSR)");
+	/* The smallest depth listed, and the largest (6.1 sets that). */
+	small = 8 * __builtin_ffs(eax & 0xff);
+	fd = open("/dev/cpu/0/msr", O_RDWR);
+	ASSERT_LE(0, fd);
+	ASSERT_EQ(0, msr_rw(fd, MSR_ARCH_LBR_CTL, &ctl, false));
+	ASSERT_EQ(0, msr_rw(fd, MSR_ARCH_LBR_DEPTH, &depth, false));
+	EXPECT_EQ(8 * (64 - __builtin_clzll(eax & 0xff)), (int)depth);
+
+	val = 0x7f000e;
+	EXPECT_EQ(0, msr_rw(fd, MSR_ARCH_LBR_CTL, &val, true));
+	val = 1ULL << 4;
+	EXPECT_EQ(-EIO, msr_rw(fd, MSR_ARCH_LBR_CTL, &val, true));
+	EXPECT_EQ(0, msr_rw(fd, MSR_ARCH_LBR_CTL, &ctl, true));
+
+	val = kernel;
+	EXPECT_EQ(0, msr_rw(fd, MSR_ARCH_LBR_FROM_0 + 3, &val, true));
+	val = 0x0000800000000000ULL;
+	EXPECT_EQ(-EIO, msr_rw(fd, MSR_ARCH_LBR_TO_0 + 3, &val, true));
+	val = info;
+	EXPECT_EQ(0, msr_rw(fd, MSR_ARCH_LBR_INFO_0 + 3, &val, true));
+	EXPECT_EQ(0, msr_rw(fd, MSR_ARCH_LBR_INFO_0 + 3, &val, false));
+	EXPECT_EQ(info, val);
+	val = 1ULL << 40;
+	EXPECT_EQ(-EIO, msr_rw(fd, MSR_ARCH_LBR_INFO_0 + 3, &val, true));
+
+	/* A new depth: the stack is empty, and no deeper. */
+	val = small;
+	EXPECT_EQ(0, msr_rw(fd, MSR_ARCH_LBR_DEPTH, &val, true));
+	EXPECT_EQ(0, msr_rw(fd, MSR_ARCH_LBR_FROM_0 + 3, &val, false));
+	EXPECT_EQ(0, val);
+	EXPECT_EQ(-EIO, msr_rw(fd, MSR_ARCH_LBR_FROM_0 + small, &val, false));
+	val = small + 4;
+	EXPECT_EQ(-EIO, msr_rw(fd, MSR_ARCH_LBR_DEPTH, &val, true));
+	EXPECT_EQ(0, msr_rw(fd, MSR_ARCH_LBR_DEPTH, &depth, true));
 	close(fd);
 }
 
