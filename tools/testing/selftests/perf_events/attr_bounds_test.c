@@ -403,7 +403,21 @@ struct stack_check {
 	int samples;
 	int bad;
 	__u64 max_dyn;
+	char why[128];		/* of the first bad one */
 };
+
+/* Count a bad sample, and say what the first was. */
+static void stack_bad(struct stack_check *c, const struct perf_event_header *h,
+		      const struct sample *s, bool parsed)
+{
+	if (!c->bad++)
+		snprintf(c->why, sizeof(c->why),
+			 "sample %d, %u bytes, misc %#x: %s (stack %llu, dyn %llu)",
+			 c->samples, h->size, h->misc,
+			 parsed ? "stack sizes" : "does not parse",
+			 (unsigned long long)s->stack_size,
+			 (unsigned long long)s->dyn_size);
+}
 
 static int check_big_sample(struct perf_event_header *h, void *arg)
 {
@@ -413,10 +427,11 @@ static int check_big_sample(struct perf_event_header *h, void *arg)
 	if (h->type != PERF_RECORD_SAMPLE)
 		return 0;
 	c->samples++;
-	if (sample_parse(h, c->attr, 1, &s) ||
-	    s.stack_size > STACK_MAX || s.dyn_size > s.stack_size ||
-	    s.stack_size % 8)
-		c->bad++;
+	if (sample_parse(h, c->attr, 1, &s))
+		stack_bad(c, h, &s, false);
+	else if (s.stack_size > STACK_MAX || s.dyn_size > s.stack_size ||
+		 s.stack_size % 8)
+		stack_bad(c, h, &s, true);
 	else if (s.dyn_size > c->max_dyn)
 		c->max_dyn = s.dyn_size;
 	return 0;
@@ -463,7 +478,7 @@ TEST(biggest_samples_fit)
 	struct stack_check c = { .attr = &attr };
 
 	EXPECT_LT(0, big_samples(&c));
-	EXPECT_EQ(0, c.bad);
+	EXPECT_EQ(0, c.bad) TH_LOG("%s", c.why);
 	EXPECT_GE(STACK_MAX, c.max_dyn);
 }
 
@@ -495,7 +510,7 @@ TEST(small_stack_samples_fit)
 	ASSERT_EQ(0, pthread_join(thread, NULL));
 	pthread_attr_destroy(&pa);
 	EXPECT_LT(0, t.n);
-	EXPECT_EQ(0, t.c.bad);
+	EXPECT_EQ(0, t.c.bad) TH_LOG("%s", t.c.why);
 	EXPECT_GE(STACK_MAX, t.c.max_dyn);
 }
 
@@ -514,13 +529,14 @@ TEST(small_stack_samples_fit)
 			 PERF_SAMPLE_DATA_PAGE_SIZE | \
 			 PERF_SAMPLE_CODE_PAGE_SIZE)
 
-static int cpu_wide_samples(struct perf_event_attr *attr, int *bad)
+static int cpu_wide_samples(struct perf_event_attr *attr,
+			    struct stack_check *c)
 {
-	struct stack_check c = { .attr = attr };
 	struct ring r;
 	pid_t child;
 	int fd;
 
+	*c = (struct stack_check){ .attr = attr };
 	attr->sample_type = EVERY_FIELD;
 	attr->sample_regs_user = REG_USER_ALL;
 	attr->sample_regs_intr = REG_USER_ALL;
@@ -551,28 +567,27 @@ static int cpu_wide_samples(struct perf_event_attr *attr, int *bad)
 	ioctl(fd, PERF_EVENT_IOC_ENABLE, 0);
 	reap_status(child);
 	ioctl(fd, PERF_EVENT_IOC_DISABLE, 0);
-	if (ring_drain(&r, check_big_sample, &c) < 0)
-		c.bad++;
-	*bad = c.bad;
+	if (ring_drain(&r, check_big_sample, c) < 0 && !c->bad++)
+		snprintf(c->why, sizeof(c->why), "the ring does not walk");
 	ring_unmap(&r);
 	close(fd);
-	return c.samples;
+	return c->samples;
 }
 
 TEST(every_field_cpu_wide)
 {
 	struct perf_event_attr attr;
-	int bad = -1;
+	struct stack_check c;
 
 	sw_attr_init(&attr, PERF_COUNT_SW_CPU_CLOCK);
 	attr.sample_period = 500000;
-	EXPECT_LT(0, cpu_wide_samples(&attr, &bad));
-	EXPECT_EQ(0, bad);
+	EXPECT_LT(0, cpu_wide_samples(&attr, &c));
+	EXPECT_EQ(0, c.bad) TH_LOG("cpu-clock: %s", c.why);
 
 	sw_attr_init(&attr, PERF_COUNT_SW_PAGE_FAULTS);
 	attr.sample_period = 1;
-	EXPECT_LT(0, cpu_wide_samples(&attr, &bad));
-	EXPECT_EQ(0, bad);
+	EXPECT_LT(0, cpu_wide_samples(&attr, &c));
+	EXPECT_EQ(0, c.bad) TH_LOG("page faults: %s", c.why);
 }
 
 TEST_HARNESS_MAIN

@@ -589,11 +589,16 @@ static int hw_xmm_regs(void)
 	return open_self(&a);
 }
 
+/*
+ * Branch stacks where the PMU keeps no branch records: where it does,
+ * it says how many in caps/branches, and opens them.
+ */
 static int hw_branch_stack(void)
 {
 	struct perf_event_attr a;
 
-	if (!hw_attr(&a, PERF_TYPE_HARDWARE, PERF_COUNT_HW_INSTRUCTIONS))
+	if (!hw_attr(&a, PERF_TYPE_HARDWARE, PERF_COUNT_HW_INSTRUCTIONS) ||
+	    access("/sys/bus/event_source/devices/cpu/caps/branches", F_OK) == 0)
 		return NOT_HERE;
 	a.sample_period = 100003;
 	a.sample_type = PERF_SAMPLE_BRANCH_STACK;
