@@ -324,10 +324,12 @@ static int lbr_run(struct __test_metadata *_metadata, struct run *run,
 }
 
 #define LBR_RUN(run, attr, l, bst) do {					\
-	int __ret = lbr_run(_metadata, run, attr, l, bst);		\
+	unsigned long long __bst = (bst);				\
+	int __ret = lbr_run(_metadata, run, attr, l, __bst);		\
 									\
 	if (__ret == -1)						\
-		SKIP(return, "no branch stack on this PMU");		\
+		SKIP(return, "branch_sample_type %#llx refused here",	\
+		     __bst);						\
 	ASSERT_EQ(0, __ret);						\
 } while (0)
 
