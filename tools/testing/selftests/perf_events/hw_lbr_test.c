@@ -556,17 +556,19 @@ TEST(frozen_at_the_pmi)
 struct lbr_reg {
 	__u32 msr;
 	__u64 good, bad;		/* bad 0: no value faults */
+	bool from;			/* a FROM register */
 };
 
 /*
- * The registers of the first four entries (every stack has them) as
+ * LBR_SELECT where the CPU has one (@select), TOS, and the registers of
+ * the first four entries (every stack has them) as
  * LBR format @fmt lays them out: an address in FROM and TO, bits 63:48
  * the sign of bit 47, but the flags of FROM (bit 63 from format 3,
  * where TSX's bits 62:61 of format 4 are written as the sign) and the
  * cycles in TO's bits 63:48 in format 6; INFO in format 5.  Returns the
  * number of registers in @r.
  */
-static int lbr_regs(struct lbr_reg *r, int fmt, bool core2)
+static int lbr_regs(struct lbr_reg *r, int fmt, bool core2, bool select)
 {
 	__u32 from = core2 ? MSR_LBR_CORE2_FROM_0 : MSR_LBR_FROM_0;
 	__u32 to = core2 ? MSR_LBR_CORE2_TO_0 : MSR_LBR_TO_0;
@@ -579,14 +581,19 @@ static int lbr_regs(struct lbr_reg *r, int fmt, bool core2)
 	bool from_flags = fmt == LBR_FORMAT_EIP_FLAGS ||
 			  fmt == LBR_FORMAT_EIP_FLAGS2 ||
 			  fmt == LBR_FORMAT_TIME;
+	bool stack = fmt >= LBR_FORMAT_EIP_FLAGS2;
 	int n = 0;
 
+	/* Call-stack mode, bit 9, from format 4. */
+	if (select)
+		r[n++] = (struct lbr_reg){ MSR_LBR_SELECT, stack ? 0x3ff : 0x1ff,
+					   stack ? 0x400 : 0x200 };
 	r[n++] = (struct lbr_reg){ MSR_LBR_TOS, 3, 32 };
-	r[n++] = (struct lbr_reg){ from + 3, kernel, not_canonical };
+	r[n++] = (struct lbr_reg){ from + 3, kernel, not_canonical, true };
 	if (from_flags)
-		r[n++] = (struct lbr_reg){ from + 1, flagged, bit60 };
+		r[n++] = (struct lbr_reg){ from + 1, flagged, bit60, true };
 	else
-		r[n++] = (struct lbr_reg){ from + 1, user_top, flagged };
+		r[n++] = (struct lbr_reg){ from + 1, user_top, flagged, true };
 	if (fmt == LBR_FORMAT_TIME)
 		r[n++] = (struct lbr_reg){ to + 2, 0x1234000000401000ULL, 0 };
 	else
@@ -650,29 +657,14 @@ TEST(registers_restore_and_fault)
 		close(fd);
 		SKIP(return, "no LBR on this CPU");
 	}
-	if (!select) {
+	if (!select)
 		EXPECT_EQ(-EIO, msr_rw(fd, MSR_LBR_SELECT, &val, false))
 			TH_LOG("an LBR_SELECT on a Core 2 or Bonnell");
-	} else {
-		bool stack = fmt >= LBR_FORMAT_EIP_FLAGS2;
-
-		regs[0] = (struct lbr_reg){ MSR_LBR_SELECT,
-			stack ? 0x3ff : 0x1ff, stack ? 0x400 : 0x200 };
-		ASSERT_EQ(0, msr_rw(fd, MSR_LBR_SELECT, &saved, false));
-		val = regs[0].good;
-		EXPECT_EQ(0, msr_rw(fd, MSR_LBR_SELECT, &val, true));
-		val = regs[0].bad;
-		EXPECT_EQ(-EIO, msr_rw(fd, MSR_LBR_SELECT, &val, true))
-			TH_LOG("LBR_SELECT %#llx in format %d", regs[0].bad, fmt);
-		EXPECT_EQ(0, msr_rw(fd, MSR_LBR_SELECT, &saved, true));
-	}
-	n = lbr_regs(regs, fmt, core2);
+	n = lbr_regs(regs, fmt, core2, select);
 	for (i = 0; i < n; i++) {
 		ASSERT_EQ(0, msr_rw(fd, regs[i].msr, &saved, false))
 			TH_LOG("MSR %#x", regs[i].msr);
-		if (regs[i].msr >= (core2 ? MSR_LBR_CORE2_FROM_0 :
-					    MSR_LBR_FROM_0) &&
-		    regs[i].msr < (core2 ? MSR_LBR_CORE2_TO_0 : MSR_LBR_TO_0))
+		if (regs[i].from)
 			saved = lbr_from_restore(fmt, saved);
 		val = regs[i].good;
 		EXPECT_EQ(0, msr_rw(fd, regs[i].msr, &val, true))
