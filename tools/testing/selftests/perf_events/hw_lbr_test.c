@@ -11,12 +11,16 @@
  *    they ran, the newest the one whose target the sample's IP follows;
  *    with PERF_SAMPLE_BRANCH_TYPE_SAVE each has its type, and each its
  *    cycles since the entry before it where the LBR format has them (5,
- *    6 and the architectural LBR's; 0 in the others): the emulated PMU's model retires an
- *    instruction a cycle, so those are the instructions from the
- *    previous branch's target to this branch, inclusive (1, 1, 1, 2),
- *    more where an interrupt came in between (its handler's cycles
- *    count, its branches are not recorded): never fewer, and exactly
- *    those in nearly all (9 in 10);
+ *    6 and the architectural LBR's; 0 in the others): the emulated
+ *    PMU's model retires an instruction a cycle, so those are the
+ *    instructions from the previous branch's target to this branch,
+ *    inclusive (1, 1, 1, 2), exactly those in nearly all (9 in 10).
+ *    Where an interrupt came in between, its handler's cycles count
+ *    (more), unless the filter keeps far branches (ANY, ANY_CALL,
+ *    ANY_RETURN, and every filter on Core 2 and Bonnell): then the
+ *    return to user space is an entry, which the driver drops for its
+ *    kernel address, and the next entry counts from it (fewer, at
+ *    least 1), as silicon counts since the last update of the stack;
  *  - with a filter of one kind (ANY_CALL, CALL, IND_JUMP, ANY_RETURN,
  *    COND), the stack has that kind's branch alone, five cycles apart
  *    (as above), whether the hardware filters (LBR_SELECT) or, on Core 2
@@ -236,8 +240,10 @@ struct cycles_seen {
 };
 
 /*
- * An entry's @cycles, @expected since the one before: none fewer, where
- * the format has them, else none at all.
+ * An entry's @cycles, @expected since the one before, where the format
+ * has them, else none at all: at least one, and exactly @expected in
+ * nearly all (cycles_expect()), since an entry may follow a return from
+ * an interrupt that the driver left out of the stack.
  */
 static void cycles_check(struct __test_metadata *_metadata,
 			 struct cycles_seen *c, int expected, int cycles,
@@ -253,7 +259,7 @@ static void cycles_check(struct __test_metadata *_metadata,
 	}
 	if (has < 0)
 		return;
-	EXPECT_LE(expected, cycles) TH_LOG("the %s", name);
+	EXPECT_LE(1, cycles) TH_LOG("the %s", name);
 	c->exact += cycles == expected;
 	c->all++;
 }

@@ -73,7 +73,7 @@ awk -v cycles="^($cycles)\$" '$2 == "hw_hot" {
 			good++
 	}
 	END { exit !(n > 10 && good * 10 >= n * 9) }' "$tmp/script" || ok=1
-check $ok "perf record -b: the hot loop's branch, four cycles apart" \
+check $ok "perf record -b: the hot loop's branch, $cycles cycles apart" \
 	"$tmp/record" "$tmp/report" "$tmp/script"
 
 # --call-graph lbr: hw_hot's chain goes on to main.
