@@ -53,7 +53,8 @@ qemu_configure() {
 #            family 6 model 48, which 6.1 runs as a generic
 #            architectural PMU
 #   skylake  the same counters on a Skylake client (model 0x5e), with
-#            its 32-deep LBR (harness/qemu/0015)
+#            its 32-deep LBR (harness/qemu/0015) and PEBS format 3
+#            (harness/qemu/0020)
 #   amd      AMD core counters (6) with PerfMonV2, on QEMU's max model
 #   zen      the same counters on an AMD family 17h (Zen 1): 6.1's KVM
 #            selftests of the virtual PMU want Zen; make check runs
@@ -110,7 +111,7 @@ pmu_cpu() {
 	notcg="$notcg,-topoext,-ibpb,-nrip-save,-xsavec"
 	case "$1" in
 	intel) echo "$i,model=48,stepping=1" ;;
-	skylake) echo "$i,model=94,stepping=3,$(pmu_lbr 32 5)" ;;
+	skylake) echo "$i,model=94,stepping=3,$(pmu_lbr 32 5),pmu-pebs=on" ;;
 	amd) echo "$a,$v2" ;;
 	zen) echo "$a,family=23,model=1,stepping=1,$v2" ;;
 	none) echo "max,pmu=off" ;;

@@ -566,11 +566,19 @@ static int hw_cache_unknown(void)
 	return open_self(&a);
 }
 
+/*
+ * Precise sampling where the PMU has none: where it has, caps/max_precise
+ * says to what level, and it opens.
+ */
 static int hw_precise_ip(void)
 {
 	struct perf_event_attr a;
+	int max = 0;
 
-	if (!hw_attr(&a, PERF_TYPE_HARDWARE, PERF_COUNT_HW_INSTRUCTIONS))
+	read_int_file("/sys/bus/event_source/devices/cpu/caps/max_precise",
+		      &max);
+	if (!hw_attr(&a, PERF_TYPE_HARDWARE, PERF_COUNT_HW_INSTRUCTIONS) ||
+	    max > 0)
 		return NOT_HERE;
 	a.sample_period = 100003;
 	a.precise_ip = 1;

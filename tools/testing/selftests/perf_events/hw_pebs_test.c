@@ -1,0 +1,260 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Precise sampling (precise_ip 1 up to caps/max_precise): on Intel's
+ * PEBS, each sample has the registers as the instruction that overflowed
+ * the counter left them, every period exactly; its IP is that
+ * instruction's at precise_ip 2 and 3 (no skid), the next one's at 1 (a
+ * constant skid: the record's trap-like IP, as 6.1 reports it).
+ *
+ * pebs_loop() increments RAX 32 times an iteration and counts RCX down
+ * to zero, 34 instructions an iteration.  A sample whose IP is the k-th
+ * increment of the iteration that RCX numbers has RAX one more than the
+ * increments before it where that increment overflowed the counter and
+ * completed (RAX = 32 * iteration + k + 1), and equal to them where the
+ * one before did (precise_ip 1); and its place in the run, 34 *
+ * iteration + k instructions in, is a whole number of periods after any
+ * other sample's.  An IP one off, or registers from before or after the
+ * instruction, break the first; a counter reloaded late, or a sample
+ * lost, the second.
+ *
+ * Each of instructions and cycles (the emulated PMU's model retires an
+ * instruction a cycle: QEMU patch 19), at each precise level, once with
+ * a sample type the PEBS buffer can hold many records of before its
+ * interrupt (IP, REGS_INTR), once with a callchain, which needs an
+ * interrupt at every record.  Skipped where precise_ip is refused
+ * (EOPNOTSUPP, EINVAL): the flavours without PEBS, and our kernel until
+ * its driver has it.
+ */
+#define _GNU_SOURCE
+#include <stdint.h>
+#include <stdio.h>
+
+#include "perf_test_util.h"
+#include "perf_sample_util.h"
+#include "hw_test_util.h"
+#include "../kselftest_harness.h"
+#include "hw_asm_loop.h"
+
+#define PEBS_INCS	32
+#define PEBS_INSNS	(PEBS_INCS + 2)
+#define PEBS_INC_SIZE	3		/* inc %rax: 48 ff c0 */
+#define PEBS_LOOPS	10000UL
+
+asm(".pushsection .text\n"
+	".globl pebs_loop\n"
+	".type pebs_loop, @function\n"
+	"pebs_loop:\n"
+	"	mov %rdi, %rcx\n"
+	"	xor %eax, %eax\n"
+	".globl pebs_incs\n"
+	"pebs_incs:\n"
+	"	.rept 32\n"
+	"	inc %rax\n"
+	"	.endr\n"
+	".globl pebs_incs_end\n"
+	"pebs_incs_end:\n"
+	"	dec %rcx\n"
+	"	jnz pebs_incs\n"
+	"	ret\n"
+	".globl pebs_loop_end\n"
+	"pebs_loop_end:\n"
+	".size pebs_loop, . - pebs_loop\n"
+	".popsection\n");
+
+void pebs_loop(unsigned long n, void *unused);
+extern const char pebs_incs[], pebs_incs_end[], pebs_loop_end[];
+
+static const struct hw_asm_loop loop = {
+	.fn = pebs_loop,
+	.start = (uintptr_t)pebs_loop,
+	.end = (uintptr_t)pebs_loop_end,
+};
+
+/* The registers sampled, in the order a sample has them. */
+#define REG_AX		0
+#define REG_CX		2
+#define REGS_MASK	((1ULL << REG_AX) | (1ULL << REG_CX))
+
+#define MAX_PRECISE_PATH "/sys/bus/event_source/devices/cpu/caps/max_precise"
+
+/* The core PMU's highest precise level, 0 where it does not say. */
+static int precise_top(void)
+{
+	int v;
+
+	if (read_int_file(MAX_PRECISE_PATH, &v))
+		return 0;
+	return v;
+}
+
+struct run {
+	struct samples ss;
+	__u64 count;
+};
+
+/*
+ * Sample @config of PERF_TYPE_HARDWARE every HW_ASM_PERIOD at precise
+ * level @precise over PEBS_LOOPS iterations, with @sample_type's extra
+ * bits.  0; -1 if the level is refused; -2 on another failure.
+ */
+static int pebs_run(struct __test_metadata *_metadata, struct run *run,
+		    struct perf_event_attr *attr, __u64 config, int precise,
+		    __u64 sample_type)
+{
+	struct saved_rate_limits limits = {};
+	struct ring r;
+	int fd;
+
+	hw_attr_init(attr, PERF_TYPE_HARDWARE, config);
+	attr->sample_period = HW_ASM_PERIOD;
+	attr->sample_type = PERF_SAMPLE_IP | PERF_SAMPLE_REGS_INTR |
+			    sample_type;
+	attr->sample_regs_intr = REGS_MASK;
+	attr->precise_ip = precise;
+	fd = sys_perf_event_open(attr, 0, -1, -1, 0);
+	if (fd < 0 && (errno == EOPNOTSUPP || errno == EINVAL))
+		return -1;
+	if (fd < 0) {
+		TH_LOG("config %llu precise_ip %d: %s", config, precise,
+		       strerror(errno));
+		return -2;
+	}
+	if (sample_rate_lift(&limits, HW_ASM_RATE) ||
+	    ring_map(&r, fd, HW_ASM_RING_PAGES)) {
+		close(fd);
+		return -2;
+	}
+	ring_prefault(&r);
+	samples_init(&run->ss, attr, 1);
+	if (hw_asm_count(fd, &loop, PEBS_LOOPS, &run->count) ||
+	    ring_collect(&r, &run->ss)) {
+		ring_unmap(&r);
+		close(fd);
+		return -2;
+	}
+	sample_rate_restore(&limits);
+	ring_unmap(&r);
+	close(fd);
+	return 0;
+}
+
+/* What the samples of one run showed. */
+struct exactness {
+	int in_incs;		/* samples at an increment */
+	int regs_agree;		/* ... whose RAX is as it left it */
+	int pairs;		/* consecutive such samples */
+	int whole_periods;	/* ... a whole number of periods apart */
+};
+
+static void check_run(struct __test_metadata *_metadata,
+		      const struct run *run, int precise, struct exactness *x)
+{
+	__u64 prev = 0;
+	int i, have_prev = 0;
+
+	for (i = 0; i < run->ss.kept; i++) {
+		const struct sample *s = &run->ss.s[i];
+		__u64 off, k, iteration, done, place;
+
+		if (s->ip < (uintptr_t)pebs_incs ||
+		    s->ip >= (uintptr_t)pebs_incs_end)
+			continue;
+		off = s->ip - (uintptr_t)pebs_incs;
+		ASSERT_EQ(0, (int)(off % PEBS_INC_SIZE)) {
+			TH_LOG("sample %d at %#llx: not an instruction", i,
+			       s->ip);
+		}
+		ASSERT_NE(0, s->regs_intr_abi);
+		k = off / PEBS_INC_SIZE;
+		iteration = PEBS_LOOPS - s->regs_intr[1];
+		/* The increments done: this one too where it is the event's. */
+		done = iteration * PEBS_INCS + k + (precise > 1 ? 1 : 0);
+		x->in_incs++;
+		if (s->regs_intr[0] == done)
+			x->regs_agree++;
+		else if (x->in_incs - x->regs_agree <= 3)
+			TH_LOG("sample %d: increment %llu of iteration %llu, RAX %llu",
+			       i, k, iteration, s->regs_intr[0]);
+		place = iteration * PEBS_INSNS + k;
+		if (have_prev) {
+			x->pairs++;
+			x->whole_periods += (place - prev) % HW_ASM_PERIOD == 0;
+		}
+		prev = place;
+		have_prev = 1;
+	}
+}
+
+static void expect_exact(struct __test_metadata *_metadata, __u64 config,
+			 __u64 sample_type, const char *what)
+{
+	int precise, top = precise_top(), tried = 0;
+
+	for (precise = 1; precise <= top; precise++) {
+		struct exactness x = {};
+		struct perf_event_attr attr;
+		struct run run;
+		__u64 expected;
+		int ret;
+
+		ret = pebs_run(_metadata, &run, &attr, config, precise,
+			       sample_type);
+		if (ret == -1)
+			continue;
+		ASSERT_EQ(0, ret);
+		tried++;
+		EXPECT_EQ(0, run.ss.bad);
+		EXPECT_EQ(0, run.ss.counts.type[PERF_RECORD_LOST]);
+		/* A sample every period: none lost, none made up. */
+		expected = run.count / HW_ASM_PERIOD;
+		EXPECT_LE(expected - 1, (__u64)run.ss.nr) {
+			TH_LOG("%s precise_ip %d: %d samples of %llu events",
+			       what, precise, run.ss.nr, run.count);
+		}
+		EXPECT_GE(expected + 1, (__u64)run.ss.nr)
+			TH_LOG("%s precise_ip %d", what, precise);
+		check_run(_metadata, &run, precise, &x);
+		samples_free(&run.ss);
+		EXPECT_LT(expected / 2, (__u64)x.in_incs)
+			TH_LOG("%s precise_ip %d", what, precise);
+		EXPECT_EQ(x.in_incs, x.regs_agree) {
+			TH_LOG("%s precise_ip %d: %d of %d samples with its registers",
+			       what, precise, x.regs_agree, x.in_incs);
+		}
+		EXPECT_EQ(x.pairs, x.whole_periods) {
+			TH_LOG("%s precise_ip %d: %d of %d samples a whole number of periods apart",
+			       what, precise, x.whole_periods, x.pairs);
+		}
+	}
+	if (!tried)
+		SKIP(return, "precise_ip refused (caps/max_precise %d)", top);
+}
+
+TEST(instructions_many_records)
+{
+	HW_SKIP_WITHOUT_PMU();
+	expect_exact(_metadata, PERF_COUNT_HW_INSTRUCTIONS, 0,
+		     "instructions");
+}
+
+TEST(instructions_a_record_per_interrupt)
+{
+	HW_SKIP_WITHOUT_PMU();
+	expect_exact(_metadata, PERF_COUNT_HW_INSTRUCTIONS,
+		     PERF_SAMPLE_CALLCHAIN, "instructions, callchain");
+}
+
+TEST(cycles_many_records)
+{
+	HW_SKIP_WITHOUT_PMU();
+	expect_exact(_metadata, PERF_COUNT_HW_CPU_CYCLES, 0, "cycles");
+}
+
+TEST(cycles_a_record_per_interrupt)
+{
+	HW_SKIP_WITHOUT_PMU();
+	expect_exact(_metadata, PERF_COUNT_HW_CPU_CYCLES,
+		     PERF_SAMPLE_CALLCHAIN, "cycles, callchain");
+}
+
+TEST_HARNESS_MAIN
