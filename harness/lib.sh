@@ -54,7 +54,7 @@ qemu_configure() {
 #            architectural PMU
 #   skylake  the same counters on a Skylake client (model 0x5e), with
 #            its 32-deep LBR (harness/qemu/0015) and PEBS format 3
-#            (harness/qemu/0020)
+#            (harness/qemu/0020, 0021)
 #   amd      AMD core counters (6) with PerfMonV2, on QEMU's max model
 #   zen      the same counters on an AMD family 17h (Zen 1): 6.1's KVM
 #            selftests of the virtual PMU want Zen; make check runs

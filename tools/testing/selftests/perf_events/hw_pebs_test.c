@@ -21,7 +21,16 @@
  * instruction a cycle: QEMU patch 19), at each precise level, once with
  * a sample type the PEBS buffer can hold many records of before its
  * interrupt (IP, REGS_INTR), once with a callchain, which needs an
- * interrupt at every record.  Skipped where precise_ip is refused
+ * interrupt at every record.
+ *
+ * The data address (PERF_SAMPLE_ADDR) of precise loads and stores
+ * (ALL_LOADS and ALL_STORES, 0x81d0 and 0x82d0, where the PMU's
+ * mem-stores event is the latter): pebs_mem_loop() copies one array to
+ * another from the end, a load and a store an iteration; each sample's
+ * IP is the load (or the store), its address the element that moved,
+ * from the registers the sample has: 8 * (RCX - 1) past RSI (or RDX).
+ *
+ * Skipped where precise_ip is refused
  * (EOPNOTSUPP, EINVAL): the flavours without PEBS, and our kernel until
  * its driver has it.
  */
@@ -64,6 +73,47 @@ asm(".pushsection .text\n"
 void pebs_loop(unsigned long n, void *unused);
 extern const char pebs_incs[], pebs_incs_end[], pebs_loop_end[];
 
+/* n iterations of: to[RCX - 1] = from[RCX - 1], from RSI to RDX. */
+asm(".pushsection .text\n"
+	".globl pebs_mem_loop\n"
+	".type pebs_mem_loop, @function\n"
+	"pebs_mem_loop:\n"
+	"	mov %rdi, %rcx\n"
+	"	mov 0(%rsi), %rdx\n"
+	"	mov 8(%rsi), %rsi\n"
+	".globl pebs_load\n"
+	"pebs_load:\n"
+	"	mov -8(%rsi,%rcx,8), %rax\n"
+	".globl pebs_store\n"
+	"pebs_store:\n"
+	"	mov %rax, -8(%rdx,%rcx,8)\n"
+	".globl pebs_mem_dec\n"
+	"pebs_mem_dec:\n"
+	"	dec %rcx\n"
+	"	jnz pebs_load\n"
+	"	ret\n"
+	".globl pebs_mem_loop_end\n"
+	"pebs_mem_loop_end:\n"
+	".size pebs_mem_loop, . - pebs_mem_loop\n"
+	".popsection\n");
+
+void pebs_mem_loop(unsigned long n, void *arrays);
+extern const char pebs_load[], pebs_store[], pebs_mem_dec[];
+extern const char pebs_mem_loop_end[];
+
+#define MEM_ELEMS	32768
+#define MEM_PERIOD	211
+static __u64 mem_from[MEM_ELEMS], mem_to[MEM_ELEMS];
+/* pebs_mem_loop()'s argument: where to copy to, and from. */
+static __u64 *mem_arrays[2] = { mem_to, mem_from };
+
+static const struct hw_asm_loop mem_loop = {
+	.fn = pebs_mem_loop,
+	.arg = mem_arrays,
+	.start = (uintptr_t)pebs_mem_loop,
+	.end = (uintptr_t)pebs_mem_loop_end,
+};
+
 static const struct hw_asm_loop loop = {
 	.fn = pebs_loop,
 	.start = (uintptr_t)pebs_loop,
@@ -74,6 +124,9 @@ static const struct hw_asm_loop loop = {
 #define REG_AX		0
 #define REG_CX		2
 #define REGS_MASK	((1ULL << REG_AX) | (1ULL << REG_CX))
+#define REG_DX		3
+#define REG_SI		4
+#define MEM_REGS_MASK	((1ULL << REG_CX) | (1ULL << REG_DX) | (1ULL << REG_SI))
 
 #define MAX_PRECISE_PATH "/sys/bus/event_source/devices/cpu/caps/max_precise"
 
@@ -92,30 +145,40 @@ struct run {
 	__u64 count;
 };
 
+/* What a run samples, and over what. */
+struct how {
+	__u32 type;
+	__u64 config;
+	__u64 period;
+	__u64 sample_type;	/* beside IP and REGS_INTR */
+	__u64 regs;
+	const struct hw_asm_loop *loop;
+	unsigned long n;
+};
+
 /*
- * Sample @config of PERF_TYPE_HARDWARE every HW_ASM_PERIOD at precise
- * level @precise over PEBS_LOOPS iterations, with @sample_type's extra
- * bits.  0; -1 if the level is refused; -2 on another failure.
+ * Sample as @how says at precise level @precise.  0; -1 if the level is
+ * refused; -2 on another failure.
  */
 static int pebs_run(struct __test_metadata *_metadata, struct run *run,
-		    struct perf_event_attr *attr, __u64 config, int precise,
-		    __u64 sample_type)
+		    struct perf_event_attr *attr, const struct how *how,
+		    int precise)
 {
 	struct saved_rate_limits limits = {};
 	struct ring r;
 	int fd;
 
-	hw_attr_init(attr, PERF_TYPE_HARDWARE, config);
-	attr->sample_period = HW_ASM_PERIOD;
+	hw_attr_init(attr, how->type, how->config);
+	attr->sample_period = how->period;
 	attr->sample_type = PERF_SAMPLE_IP | PERF_SAMPLE_REGS_INTR |
-			    sample_type;
-	attr->sample_regs_intr = REGS_MASK;
+			    how->sample_type;
+	attr->sample_regs_intr = how->regs;
 	attr->precise_ip = precise;
 	fd = sys_perf_event_open(attr, 0, -1, -1, 0);
 	if (fd < 0 && (errno == EOPNOTSUPP || errno == EINVAL))
 		return -1;
 	if (fd < 0) {
-		TH_LOG("config %llu precise_ip %d: %s", config, precise,
+		TH_LOG("config %#llx precise_ip %d: %s", how->config, precise,
 		       strerror(errno));
 		return -2;
 	}
@@ -126,7 +189,7 @@ static int pebs_run(struct __test_metadata *_metadata, struct run *run,
 	}
 	ring_prefault(&r);
 	samples_init(&run->ss, attr, 1);
-	if (hw_asm_count(fd, &loop, PEBS_LOOPS, &run->count) ||
+	if (hw_asm_count(fd, how->loop, how->n, &run->count) ||
 	    ring_collect(&r, &run->ss)) {
 		ring_unmap(&r);
 		close(fd);
@@ -188,6 +251,15 @@ static void check_run(struct __test_metadata *_metadata,
 static void expect_exact(struct __test_metadata *_metadata, __u64 config,
 			 __u64 sample_type, const char *what)
 {
+	const struct how how = {
+		.type = PERF_TYPE_HARDWARE,
+		.config = config,
+		.period = HW_ASM_PERIOD,
+		.sample_type = sample_type,
+		.regs = REGS_MASK,
+		.loop = &loop,
+		.n = PEBS_LOOPS,
+	};
 	int precise, top = precise_top(), tried = 0;
 
 	for (precise = 1; precise <= top; precise++) {
@@ -197,8 +269,7 @@ static void expect_exact(struct __test_metadata *_metadata, __u64 config,
 		__u64 expected;
 		int ret;
 
-		ret = pebs_run(_metadata, &run, &attr, config, precise,
-			       sample_type);
+		ret = pebs_run(_metadata, &run, &attr, &how, precise);
 		if (ret == -1)
 			continue;
 		ASSERT_EQ(0, ret);
@@ -255,6 +326,103 @@ TEST(cycles_a_record_per_interrupt)
 	HW_SKIP_WITHOUT_PMU();
 	expect_exact(_metadata, PERF_COUNT_HW_CPU_CYCLES,
 		     PERF_SAMPLE_CALLCHAIN, "cycles, callchain");
+}
+
+/* Whether the PMU's mem-stores event is ALL_STORES, 0x82d0. */
+static bool all_loads_and_stores(void)
+{
+	char buf[64] = "";
+	FILE *f;
+
+	f = fopen("/sys/bus/event_source/devices/cpu/events/mem-stores", "r");
+	if (!f)
+		return false;
+	if (!fgets(buf, sizeof(buf), f))
+		buf[0] = 0;
+	fclose(f);
+	return !strncmp(buf, "event=0xd0,umask=0x82", 21);
+}
+
+/*
+ * Raw @config sampled over pebs_mem_loop() at each precise level: at the
+ * instruction @insn (before @next at precise_ip 1), with the address of
+ * the element it moved, 8 * (RCX - 1) past the register whose index in
+ * the sampled ones is @base.
+ */
+static void expect_addresses(struct __test_metadata *_metadata,
+			     __u64 config, const char *insn, const char *next,
+			     int base, const char *what)
+{
+	const struct how how = {
+		.type = PERF_TYPE_RAW,
+		.config = config,
+		.period = MEM_PERIOD,
+		.sample_type = PERF_SAMPLE_ADDR,
+		.regs = MEM_REGS_MASK,
+		.loop = &mem_loop,
+		.n = MEM_ELEMS,
+	};
+	int precise, top = precise_top(), tried = 0;
+
+	if (!all_loads_and_stores())
+		SKIP(return, "no ALL_LOADS and ALL_STORES (mem-stores)");
+	memset(mem_from, 1, sizeof(mem_from));
+	memset(mem_to, 1, sizeof(mem_to));
+	for (precise = 1; precise <= top; precise++) {
+		__u64 ip = (uintptr_t)(precise > 1 ? insn : next);
+		struct perf_event_attr attr;
+		int i, at = 0, right = 0;
+		struct run run;
+		int ret;
+
+		ret = pebs_run(_metadata, &run, &attr, &how, precise);
+		if (ret == -1)
+			continue;
+		ASSERT_EQ(0, ret);
+		tried++;
+		EXPECT_EQ(0, run.ss.bad);
+		EXPECT_EQ(0, run.ss.counts.type[PERF_RECORD_LOST]);
+		for (i = 0; i < run.ss.kept; i++) {
+			const struct sample *s = &run.ss.s[i];
+			__u64 want;
+
+			/* Not the loop's setup, which loads too. */
+			if (s->ip < (uintptr_t)pebs_load ||
+			    s->ip >= mem_loop.end)
+				continue;
+			EXPECT_EQ(ip, s->ip) {
+				TH_LOG("%s precise_ip %d: sample %d", what,
+				       precise, i);
+			}
+			ASSERT_NE(0, s->regs_intr_abi);
+			want = s->regs_intr[base] + 8 * (s->regs_intr[0] - 1);
+			at++;
+			right += s->addr == want;
+			if (s->addr != want && at - right <= 3)
+				TH_LOG("%s precise_ip %d: address %#llx, not %#llx",
+				       what, precise, s->addr, want);
+		}
+		samples_free(&run.ss);
+		EXPECT_LT((__u64)MEM_ELEMS / MEM_PERIOD / 2, (__u64)at)
+			TH_LOG("%s precise_ip %d", what, precise);
+		EXPECT_EQ(at, right) TH_LOG("%s precise_ip %d", what, precise);
+	}
+	if (!tried)
+		SKIP(return, "precise_ip refused (caps/max_precise %d)", top);
+}
+
+TEST(load_addresses)
+{
+	HW_SKIP_WITHOUT_PMU();
+	expect_addresses(_metadata, 0x81d0, pebs_load, pebs_store, 2,
+			 "loads");
+}
+
+TEST(store_addresses)
+{
+	HW_SKIP_WITHOUT_PMU();
+	expect_addresses(_metadata, 0x82d0, pebs_store, pebs_mem_dec, 1,
+			 "stores");
 }
 
 TEST_HARNESS_MAIN
