@@ -76,7 +76,8 @@ qemu_configure() {
 #            Sandy Bridge
 #   knl      Knights Landing (0x57): v3, 2 gp, 3 fixed, 40 bits, fw
 #   icelake  Ice Lake client (0x7e): v5, 8 gp, 4 fixed (slots, 5 a
-#            cycle), fw, perf metrics (4)
+#            cycle), fw, perf metrics (4), adaptive PEBS (format 4,
+#            harness/qemu/0022)
 #   sapphirerapids Sapphire Rapids (0x8f): v5, 8 gp, 4 fixed (slots, 6
 #            a cycle), fw, perf metrics (8, level 2)
 #   fam15h   AMD family 15h (Bulldozer): 6 counters, no PerfMonV2
@@ -130,7 +131,7 @@ pmu_cpu() {
 	haswell) echo "$i,model=60,stepping=3,pmu-version=3,$(pmu_lbr 16 4)" ;;
 	broadwell) echo "$i,model=61,stepping=4,pmu-version=3,$(pmu_lbr 16 4)" ;;
 	knl) echo "$i,model=87,stepping=1,pmu-version=3,pmu-gp-counters=2,pmu-width=40,$atom,$(pmu_lbr 8 3)" ;;
-	icelake) echo "$i,model=126,stepping=5,pmu-version=5,pmu-gp-counters=8,$td,pmu-perf-metrics=4,pmu-slots-width=5,$(pmu_lbr 32 5)" ;;
+	icelake) echo "$i,model=126,stepping=5,pmu-version=5,pmu-gp-counters=8,$td,pmu-perf-metrics=4,pmu-slots-width=5,$(pmu_lbr 32 5),pmu-pebs=on,pmu-pebs-format=4" ;;
 	sapphirerapids) echo "$i,model=143,stepping=8,pmu-version=5,pmu-gp-counters=8,$td,pmu-perf-metrics=8,pmu-slots-width=6,$arch_lbr" ;;
 	alderlake) echo "$i,model=151,stepping=2,pmu-version=5,pmu-gp-counters=8,$td,pmu-perf-metrics=8,pmu-slots-width=6,pmu-hybrid-atoms=1,$arch_lbr" ;;
 	fam15h) echo "$a,family=21,model=1,stepping=2,$old" ;;

@@ -30,6 +30,14 @@
  * IP is the load (or the store), its address the element that moved,
  * from the registers the sample has: 8 * (RCX - 1) past RSI (or RDX).
  *
+ * Ice Lake's adaptive PEBS puts more in a record, where the event asks:
+ * the XMM registers (PERF_SAMPLE_REGS_INTR's bits from 32: XMM0 and
+ * XMM15, which pebs_xmm_loop() sets before the increments, read back as
+ * set); skipped where they are refused (EINVAL, EOPNOTSUPP).  Not
+ * checked here: the LBR group, whose stacks 6.1 filters with whatever
+ * MSR_LBR_SELECT an earlier call-stack event left on the CPU (it does
+ * not write its own for such an event).
+ *
  * Skipped where precise_ip is refused
  * (EOPNOTSUPP, EINVAL): the flavours without PEBS, and our kernel until
  * its driver has it.
@@ -72,6 +80,31 @@ asm(".pushsection .text\n"
 
 void pebs_loop(unsigned long n, void *unused);
 extern const char pebs_incs[], pebs_incs_end[], pebs_loop_end[];
+
+/* pebs_loop() with XMM0 and XMM15 set from the 32 bytes at RSI. */
+asm(".pushsection .text\n"
+	".globl pebs_xmm_loop\n"
+	".type pebs_xmm_loop, @function\n"
+	"pebs_xmm_loop:\n"
+	"	movdqu (%rsi), %xmm0\n"
+	"	movdqu 16(%rsi), %xmm15\n"
+	"	jmp pebs_loop\n"
+	".size pebs_xmm_loop, . - pebs_xmm_loop\n"
+	".popsection\n");
+
+void pebs_xmm_loop(unsigned long n, void *xmms);
+
+static const __u64 xmm_values[4] = {
+	0x0123456789abcdefULL, 0xfedcba9876543210ULL,
+	0x1122334455667788ULL, 0x99aabbccddeeff00ULL,
+};
+
+static const struct hw_asm_loop xmm_loop = {
+	.fn = pebs_xmm_loop,
+	.arg = (void *)xmm_values,
+	.start = (uintptr_t)pebs_loop,
+	.end = (uintptr_t)pebs_loop_end,
+};
 
 /* n iterations of: to[RCX - 1] = from[RCX - 1], from RSI to RDX. */
 asm(".pushsection .text\n"
@@ -127,6 +160,8 @@ static const struct hw_asm_loop loop = {
 #define REG_DX		3
 #define REG_SI		4
 #define MEM_REGS_MASK	((1ULL << REG_CX) | (1ULL << REG_DX) | (1ULL << REG_SI))
+/* XMM0 and XMM15, two words each (PERF_REG_X86_XMM0 is 32). */
+#define XMM_REGS_MASK	((3ULL << 32) | (3ULL << 62))
 
 #define MAX_PRECISE_PATH "/sys/bus/event_source/devices/cpu/caps/max_precise"
 
@@ -423,6 +458,66 @@ TEST(store_addresses)
 	HW_SKIP_WITHOUT_PMU();
 	expect_addresses(_metadata, 0x82d0, pebs_store, pebs_mem_dec, 1,
 			 "stores");
+}
+
+/*
+ * Sample as @how says at the highest precise level; the samples at an
+ * increment in @run.  0, or the SKIP reason.
+ */
+static const char *top_run(struct __test_metadata *_metadata,
+			   struct run *run, const struct how *how)
+{
+	struct perf_event_attr attr;
+	int top = precise_top(), ret;
+
+	if (top < 1)
+		return "precise_ip refused (caps/max_precise 0)";
+	ret = pebs_run(_metadata, run, &attr, how, top);
+	if (ret == -1)
+		return "refused with precise_ip";
+	if (ret)
+		return "the run failed";
+	return NULL;
+}
+
+static bool at_increment(const struct sample *s)
+{
+	return s->ip >= (uintptr_t)pebs_incs && s->ip < (uintptr_t)pebs_incs_end;
+}
+
+TEST(xmm_registers)
+{
+	const struct how how = {
+		.type = PERF_TYPE_HARDWARE,
+		.config = PERF_COUNT_HW_INSTRUCTIONS,
+		.period = HW_ASM_PERIOD,
+		.regs = XMM_REGS_MASK,
+		.loop = &xmm_loop,
+		.n = PEBS_LOOPS,
+	};
+	const char *skip;
+	int i, j, checked = 0;
+	struct run run;
+
+	HW_SKIP_WITHOUT_PMU();
+	skip = top_run(_metadata, &run, &how);
+	if (skip)
+		SKIP(return, "XMM registers: %s", skip);
+	EXPECT_EQ(0, run.ss.bad);
+	for (i = 0; i < run.ss.kept; i++) {
+		const struct sample *s = &run.ss.s[i];
+
+		if (!at_increment(s))
+			continue;
+		checked++;
+		ASSERT_NE(0, s->regs_intr_abi);
+		for (j = 0; j < 4; j++) {
+			EXPECT_EQ(xmm_values[j], s->regs_intr[j])
+				TH_LOG("sample %d, word %d", i, j);
+		}
+	}
+	samples_free(&run.ss);
+	EXPECT_LT(10, checked);
 }
 
 TEST_HARNESS_MAIN
