@@ -71,6 +71,32 @@ static inline void hw_asm_expect_exact(struct __test_metadata *_metadata,
 	}
 }
 
+/*
+ * Sample with @fd, opened disabled with @attr, over @n iterations of @l,
+ * the sample rate limit lifted meanwhile: the samples into @ss, the
+ * count into @count.  Closes @fd.  0, or -1 if a step failed.
+ */
+static inline int hw_asm_sample(int fd, const struct perf_event_attr *attr,
+				const struct hw_asm_loop *l, unsigned long n,
+				struct samples *ss, __u64 *count)
+{
+	struct saved_rate_limits limits = {};
+	struct ring r;
+	int ret = -1;
+
+	if (!sample_rate_lift(&limits, HW_ASM_RATE) &&
+	    !ring_map(&r, fd, HW_ASM_RING_PAGES)) {
+		ring_prefault(&r);
+		samples_init(ss, attr, 1);
+		if (!hw_asm_count(fd, l, n, count) && !ring_collect(&r, ss))
+			ret = 0;
+		ring_unmap(&r);
+	}
+	sample_rate_restore(&limits);
+	close(fd);
+	return ret;
+}
+
 /* The samples of a run, for ring_drain(): how many, how many outside. */
 struct hw_asm_hits {
 	const struct hw_asm_loop *loop;

@@ -283,8 +283,6 @@ static int lbr_run_n(struct __test_metadata *_metadata, struct run *run,
 		     struct perf_event_attr *attr, const struct hw_asm_loop *l,
 		     __u64 bst, __u64 period, unsigned long n)
 {
-	struct saved_rate_limits limits = {};
-	struct ring r;
 	int fd;
 
 	hw_attr_init(attr, PERF_TYPE_HARDWARE, PERF_COUNT_HW_INSTRUCTIONS);
@@ -302,23 +300,7 @@ static int lbr_run_n(struct __test_metadata *_metadata, struct run *run,
 		TH_LOG("branch_sample_type %#llx: %s", bst, strerror(errno));
 		return -2;
 	}
-	if (sample_rate_lift(&limits, HW_ASM_RATE) ||
-	    ring_map(&r, fd, HW_ASM_RING_PAGES)) {
-		close(fd);
-		return -2;
-	}
-	ring_prefault(&r);
-	samples_init(&run->ss, attr, 1);
-	if (hw_asm_count(fd, l, n, &run->count) ||
-	    ring_collect(&r, &run->ss)) {
-		ring_unmap(&r);
-		close(fd);
-		return -2;
-	}
-	sample_rate_restore(&limits);
-	ring_unmap(&r);
-	close(fd);
-	return 0;
+	return hw_asm_sample(fd, attr, l, n, &run->ss, &run->count) ? -2 : 0;
 }
 
 static int lbr_run(struct __test_metadata *_metadata, struct run *run,

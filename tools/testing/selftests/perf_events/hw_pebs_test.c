@@ -199,8 +199,6 @@ static int pebs_run(struct __test_metadata *_metadata, struct run *run,
 		    struct perf_event_attr *attr, const struct how *how,
 		    int precise)
 {
-	struct saved_rate_limits limits = {};
-	struct ring r;
 	int fd;
 
 	hw_attr_init(attr, how->type, how->config);
@@ -217,23 +215,26 @@ static int pebs_run(struct __test_metadata *_metadata, struct run *run,
 		       strerror(errno));
 		return -2;
 	}
-	if (sample_rate_lift(&limits, HW_ASM_RATE) ||
-	    ring_map(&r, fd, HW_ASM_RING_PAGES)) {
-		close(fd);
-		return -2;
-	}
-	ring_prefault(&r);
-	samples_init(&run->ss, attr, 1);
-	if (hw_asm_count(fd, how->loop, how->n, &run->count) ||
-	    ring_collect(&r, &run->ss)) {
-		ring_unmap(&r);
-		close(fd);
-		return -2;
-	}
-	sample_rate_restore(&limits);
-	ring_unmap(&r);
-	close(fd);
-	return 0;
+	return hw_asm_sample(fd, attr, how->loop, how->n, &run->ss,
+			     &run->count) ? -2 : 0;
+}
+
+/*
+ * Sample as @how says at precise level @precise: false if the level is
+ * refused; else the samples are in @run, each parsed, none lost.
+ */
+static bool level_run(struct __test_metadata *_metadata, struct run *run,
+		      const struct how *how, int precise)
+{
+	struct perf_event_attr attr;
+	int ret = pebs_run(_metadata, run, &attr, how, precise);
+
+	if (ret == -1)
+		return false;
+	ASSERT_EQ(0, ret);
+	EXPECT_EQ(0, run->ss.bad);
+	EXPECT_EQ(0, run->ss.counts.type[PERF_RECORD_LOST]);
+	return true;
 }
 
 /* What the samples of one run showed. */
@@ -299,18 +300,12 @@ static void expect_exact(struct __test_metadata *_metadata, __u64 config,
 
 	for (precise = 1; precise <= top; precise++) {
 		struct exactness x = {};
-		struct perf_event_attr attr;
 		struct run run;
 		__u64 expected;
-		int ret;
 
-		ret = pebs_run(_metadata, &run, &attr, &how, precise);
-		if (ret == -1)
+		if (!level_run(_metadata, &run, &how, precise))
 			continue;
-		ASSERT_EQ(0, ret);
 		tried++;
-		EXPECT_EQ(0, run.ss.bad);
-		EXPECT_EQ(0, run.ss.counts.type[PERF_RECORD_LOST]);
 		/* A sample every period: none lost, none made up. */
 		expected = run.count / HW_ASM_PERIOD;
 		EXPECT_LE(expected - 1, (__u64)run.ss.nr) {
@@ -405,18 +400,12 @@ static void expect_addresses(struct __test_metadata *_metadata,
 	memset(mem_to, 1, sizeof(mem_to));
 	for (precise = 1; precise <= top; precise++) {
 		__u64 ip = (uintptr_t)(precise > 1 ? insn : next);
-		struct perf_event_attr attr;
 		int i, at = 0, right = 0;
 		struct run run;
-		int ret;
 
-		ret = pebs_run(_metadata, &run, &attr, &how, precise);
-		if (ret == -1)
+		if (!level_run(_metadata, &run, &how, precise))
 			continue;
-		ASSERT_EQ(0, ret);
 		tried++;
-		EXPECT_EQ(0, run.ss.bad);
-		EXPECT_EQ(0, run.ss.counts.type[PERF_RECORD_LOST]);
 		for (i = 0; i < run.ss.kept; i++) {
 			const struct sample *s = &run.ss.s[i];
 			__u64 want;
@@ -460,26 +449,6 @@ TEST(store_addresses)
 			 "stores");
 }
 
-/*
- * Sample as @how says at the highest precise level; the samples at an
- * increment in @run.  0, or the SKIP reason.
- */
-static const char *top_run(struct __test_metadata *_metadata,
-			   struct run *run, const struct how *how)
-{
-	struct perf_event_attr attr;
-	int top = precise_top(), ret;
-
-	if (top < 1)
-		return "precise_ip refused (caps/max_precise 0)";
-	ret = pebs_run(_metadata, run, &attr, how, top);
-	if (ret == -1)
-		return "refused with precise_ip";
-	if (ret)
-		return "the run failed";
-	return NULL;
-}
-
 static bool at_increment(const struct sample *s)
 {
 	return s->ip >= (uintptr_t)pebs_incs && s->ip < (uintptr_t)pebs_incs_end;
@@ -495,15 +464,13 @@ TEST(xmm_registers)
 		.loop = &xmm_loop,
 		.n = PEBS_LOOPS,
 	};
-	const char *skip;
-	int i, j, checked = 0;
+	int i, j, checked = 0, top = precise_top();
 	struct run run;
 
 	HW_SKIP_WITHOUT_PMU();
-	skip = top_run(_metadata, &run, &how);
-	if (skip)
-		SKIP(return, "XMM registers: %s", skip);
-	EXPECT_EQ(0, run.ss.bad);
+	if (top < 1 || !level_run(_metadata, &run, &how, top))
+		SKIP(return, "XMM registers refused (caps/max_precise %d)",
+		     top);
 	for (i = 0; i < run.ss.kept; i++) {
 		const struct sample *s = &run.ss.s[i];
 
