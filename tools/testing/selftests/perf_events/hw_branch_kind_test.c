@@ -82,18 +82,6 @@ static const __u64 kind_per_iter[KINDS] = {
 	[INDIRECT] = 1, [ALL_TAKEN] = 4,
 };
 
-/*
- * Intel family 6 models of the Atoms from Silvermont to Gracemont, and
- * of the Xeon Phis built on Silvermont's cores.
- */
-static const unsigned char atom_models[] = {
-	0x37, 0x4a, 0x4c, 0x4d, 0x5a, 0x5d,	/* Silvermont, Airmont */
-	0x5c, 0x5f, 0x7a,			/* Goldmont (Plus) */
-	0x86, 0x8a, 0x96, 0x9c,			/* Tremont */
-	0xbe,					/* Gracemont */
-	0x57, 0x85,				/* Knights Landing, Mill */
-};
-
 /* The raw config of each kind's event on this CPU, 0 where none. */
 static void kind_events(__u64 config[KINDS])
 {
@@ -106,7 +94,7 @@ static void kind_events(__u64 config[KINDS])
 		if (family != 6 || !__get_cpuid(0xa, &eax, &ebx, &ecx, &edx) ||
 		    (eax & 0xff) < 3 || hw_model_bonnell(model))
 			return;
-		if (hw_model_listed(atom_models, sizeof(atom_models), model)) {
+		if (hw_model_atom(model)) {
 			config[COND] = 0x7ec4;
 			config[TAKEN] = 0xfec4;
 			config[CALL] = 0xf9c4;

@@ -218,6 +218,24 @@ static inline bool hw_model_bonnell(unsigned int model)
 }
 
 /*
+ * Intel family 6: the Atoms from Silvermont to Gracemont, and the Xeon
+ * Phis built on Silvermont's cores, which encode their branch events
+ * alike.
+ */
+static inline bool hw_model_atom(unsigned int model)
+{
+	static const unsigned char models[] = {
+		0x37, 0x4a, 0x4c, 0x4d, 0x5a, 0x5d,	/* Silvermont, Airmont */
+		0x5c, 0x5f, 0x7a,			/* Goldmont (Plus) */
+		0x86, 0x8a, 0x96, 0x9c,			/* Tremont */
+		0xbe,					/* Gracemont */
+		0x57, 0x85,				/* Knights Landing, Mill */
+	};
+
+	return hw_model_listed(models, sizeof(models), model);
+}
+
+/*
  * The shortest sample period the model's counters take for any event (an
  * erratum's workaround that 6.1 applies; hw_min_period_test): 32 on
  * Nehalem (not Westmere) and Haswell, 1 elsewhere.

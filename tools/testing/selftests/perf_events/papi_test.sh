@@ -18,7 +18,11 @@
 #     PAPI_BR_NTK: PAPI_BR_TKN alone there);
 #  5. where the model has them, the loads and stores presets
 #     (PAPI_LD_INS, PAPI_SR_INS) count with PAPI_TOT_INS: each
-#     positive, each no more than the instructions.
+#     positive, each no more than the instructions;
+#  6. where the model has it, the mispredicted-branch preset
+#     (PAPI_BR_MSP) counts with PAPI_BR_INS: positive (the emulated
+#     predictor mispredicts every loop's exit), no more than the
+#     branches.
 #
 # Skipped where PAPI is not installed, there is no hardware PMU, or PAPI
 # does not know the CPU model (it then disables its perf_event component
@@ -109,6 +113,7 @@ else
 	papi_parts PAPI_BR_INS together PAPI_BR_TKN
 fi
 papi_parts PAPI_TOT_INS each PAPI_LD_INS PAPI_SR_INS
+papi_parts PAPI_BR_INS each PAPI_BR_MSP
 
 echo "$old_paranoid" >$paranoid
 rm -rf "$tmp"
