@@ -1,0 +1,205 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Data cache events, on arrays walked a line at a time, whose hits and
+ * misses follow from the emulated caches (harness/qemu, patch "data
+ * caches"): the caches CPUID describes, set associative, least recently
+ * used replaced first, each level filled on a miss.
+ *
+ *  - an array of twice the L1 data cache's size, walked again and
+ *    again: every load misses L1 and hits L2 (MEM_LOAD_RETIRED's
+ *    L1_MISS and L2_HIT, L1D.REPLACEMENT, the generic
+ *    L1-dcache-load-misses);
+ *  - an array of twice the L2 cache's size (less than the L3 cache's):
+ *    every load misses L1 and L2 and requests the line from L3
+ *    (cache-references, the architectural LLC reference event), and
+ *    finds it there (L3_HIT; cache-misses, the LLC miss event, counts
+ *    next to nothing).
+ *
+ * Each count by the difference of two walks of different lengths, in
+ * user mode, within 1% of a load a line (the kernel shares the caches:
+ * an interrupt in the walk may evict a few lines).  The sizes are read
+ * from sysfs (/sys/devices/system/cpu/cpu0/cache).  Skipped but on the
+ * emulated PMU, and where the events are not known (they are Intel's,
+ * from Sandy Bridge's cores on; the LLC events on any Intel CPU).
+ */
+#define _GNU_SOURCE
+#include <stdint.h>
+#include <sys/mman.h>
+
+#include "perf_test_util.h"
+#include "perf_sample_util.h"
+#include "hw_test_util.h"
+#include "../kselftest_harness.h"
+#include "hw_asm_loop.h"
+
+#define LINE	64
+
+/* Load a byte of each line of [rsi, rsi + rdx), rdi times. */
+asm(".pushsection .text\n"
+	".globl cache_walk\n"
+	".type cache_walk, @function\n"
+	"cache_walk:\n"
+	"1:	mov %rsi, %rax\n"
+	"	lea (%rsi,%rdx), %rcx\n"
+	"2:	movzbl (%rax), %r8d\n"
+	"	add $64, %rax\n"
+	"	cmp %rcx, %rax\n"
+	"	jb 2b\n"
+	"	dec %rdi\n"
+	"	jnz 1b\n"
+	"	ret\n"
+	".globl cache_walk_end\n"
+	"cache_walk_end:\n"
+	".size cache_walk, . - cache_walk\n"
+	".popsection\n");
+
+void cache_walk(unsigned long passes, void *array, size_t size);
+extern const char cache_walk_end[];
+
+struct walk {
+	char *array;
+	size_t size;
+};
+
+static void walk(unsigned long passes, void *arg)
+{
+	struct walk *w = arg;
+
+	cache_walk(passes, w->array, w->size);
+}
+
+/* The size of cache index @index of CPU 0, in bytes; 0 if unknown. */
+static size_t cache_size(int index)
+{
+	char path[96], buf[32];
+	unsigned long kib;
+	FILE *f;
+
+	snprintf(path, sizeof(path),
+		 "/sys/devices/system/cpu/cpu0/cache/index%d/size", index);
+	f = fopen(path, "r");
+	if (!f)
+		return 0;
+	if (!fgets(buf, sizeof(buf), f) || sscanf(buf, "%luK", &kib) != 1)
+		kib = 0;
+	fclose(f);
+	return kib * 1024;
+}
+
+struct cache_event {
+	__u32 type;
+	__u64 config;
+	const char *name;
+	int per_line;		/* percent of the loads, a line each */
+};
+
+/* Intel's cores from Sandy Bridge: family 6, perfmon version 3. */
+static bool intel_core(void)
+{
+	unsigned int family, model, eax, ebx, ecx, edx;
+
+	hw_cpu_family_model(&family, &model);
+	return hw_vendor() == HW_VENDOR_INTEL && family == 6 &&
+	       __get_cpuid(0xa, &eax, &ebx, &ecx, &edx) && (eax & 0xff) >= 3 &&
+	       !hw_model_atom(model) && !hw_model_bonnell(model) &&
+	       !hw_model_nehalem(model);
+}
+
+#define HW_CACHE(c, op, r) (PERF_COUNT_HW_CACHE_##c |			\
+	(PERF_COUNT_HW_CACHE_OP_##op << 8) |				\
+	(PERF_COUNT_HW_CACHE_RESULT_##r << 16))
+
+/*
+ * Walk an array of @size with @loop's code, counting each of @ev (where
+ * it opens) by the difference method: @per_line percent of a count a
+ * line, within 1% of a count a line.
+ */
+static void expect_walk(struct __test_metadata *_metadata, size_t size,
+			const struct cache_event *ev, int n)
+{
+	struct walk w = { .size = size };
+	struct hw_asm_loop loop = {
+		.fn = walk, .arg = &w, .start = (uintptr_t)cache_walk,
+		.end = (uintptr_t)cache_walk_end,
+	};
+	__u64 lines = size / LINE, c1, c2, expected;
+	int i, fd, tested = 0;
+
+	w.array = mmap(NULL, size, PROT_READ | PROT_WRITE,
+		       MAP_PRIVATE | MAP_ANONYMOUS | MAP_POPULATE, -1, 0);
+	ASSERT_NE(MAP_FAILED, w.array);
+	memset(w.array, 1, size);
+	for (i = 0; i < n; i++) {
+		fd = hw_open_group(ev[i].type, ev[i].config, 0, -1);
+		if (fd < 0 && (errno == ENOENT || errno == EOPNOTSUPP))
+			continue;
+		ASSERT_LE(0, fd) TH_LOG("%s: %s", ev[i].name, strerror(errno));
+		ASSERT_EQ(0, hw_asm_count(fd, &loop, 1, &c1));
+		ASSERT_EQ(0, hw_asm_count(fd, &loop, 1, &c1));
+		ASSERT_EQ(0, hw_asm_count(fd, &loop, 3, &c2));
+		close(fd);
+		expected = 2 * lines * ev[i].per_line / 100;
+		TH_LOG("%s: %llu for a walk of %llu lines, %llu for 3 (%llu expected)",
+		       ev[i].name, c1, lines, c2, expected);
+		EXPECT_LE(c1, c2);
+		EXPECT_LE(expected, c2 - c1 + 2 * lines / 100);
+		EXPECT_GE(expected + 2 * lines / 100, c2 - c1);
+		tested++;
+	}
+	munmap(w.array, size);
+	if (!tested)
+		SKIP(return, "none of the events opens here");
+}
+
+#define HW_SKIP_WITHOUT_CACHES() do {					\
+	HW_SKIP_WITHOUT_PMU();						\
+	if (!hw_emulated_pmu())						\
+		SKIP(return, "the counts are the emulated caches'");	\
+	if (hw_vendor() != HW_VENDOR_INTEL)				\
+		SKIP(return, "no cache events emulated here yet");	\
+} while (0)
+
+TEST(l1_misses_hit_l2)
+{
+	const struct cache_event core[] = {
+		{ PERF_TYPE_RAW, 0x08d1, "MEM_LOAD_RETIRED.L1_MISS", 100 },
+		{ PERF_TYPE_RAW, 0x02d1, "MEM_LOAD_RETIRED.L2_HIT", 100 },
+		{ PERF_TYPE_RAW, 0x01d1, "MEM_LOAD_RETIRED.L1_HIT", 0 },
+		{ PERF_TYPE_RAW, 0x0151, "L1D.REPLACEMENT", 100 },
+		{ PERF_TYPE_HW_CACHE, HW_CACHE(L1D, READ, MISS),
+		  "L1-dcache-load-misses", 100 },
+	};
+	size_t l1 = cache_size(0);
+
+	HW_SKIP_WITHOUT_CACHES();
+	if (!intel_core())
+		SKIP(return, "MEM_LOAD_RETIRED is the cores' from Sandy Bridge");
+	if (!l1)
+		SKIP(return, "no L1 data cache size in sysfs");
+	expect_walk(_metadata, 2 * l1, core, ARRAY_SIZE(core));
+}
+
+TEST(l2_misses_hit_l3)
+{
+	const struct cache_event core[] = {
+		{ PERF_TYPE_RAW, 0x10d1, "MEM_LOAD_RETIRED.L2_MISS", 100 },
+		{ PERF_TYPE_RAW, 0x04d1, "MEM_LOAD_RETIRED.L3_HIT", 100 },
+		{ PERF_TYPE_RAW, 0x20d1, "MEM_LOAD_RETIRED.L3_MISS", 0 },
+	};
+	const struct cache_event any[] = {
+		{ PERF_TYPE_HARDWARE, PERF_COUNT_HW_CACHE_REFERENCES,
+		  "cache-references", 100 },
+		{ PERF_TYPE_HARDWARE, PERF_COUNT_HW_CACHE_MISSES,
+		  "cache-misses", 0 },
+	};
+	size_t l2 = cache_size(2), l3 = cache_size(3);
+
+	HW_SKIP_WITHOUT_CACHES();
+	if (!l2 || l3 < 4 * l2)
+		SKIP(return, "no L2, or no L3 of 4 times its size");
+	if (intel_core())
+		expect_walk(_metadata, 2 * l2, core, ARRAY_SIZE(core));
+	expect_walk(_metadata, 2 * l2, any, ARRAY_SIZE(any));
+}
+
+TEST_HARNESS_MAIN
