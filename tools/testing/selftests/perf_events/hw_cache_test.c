@@ -7,20 +7,24 @@
  *
  *  - an array of twice the L1 data cache's size, walked again and
  *    again: every load misses L1 and hits L2 (MEM_LOAD_RETIRED's
- *    L1_MISS and L2_HIT, L1D.REPLACEMENT, the generic
- *    L1-dcache-load-misses);
+ *    L1_MISS and L2_HIT, L1D.REPLACEMENT; on AMD, whose
+ *    cache-references and cache-misses are L2's requests and misses, a
+ *    reference a load and no miss, and L1-dcache-load-misses; on Intel
+ *    the event behind L1-dcache-load-misses is the model's choice,
+ *    L2_RQSTS on Alder Lake's big cores, which the emulation does not
+ *    count);
  *  - an array of twice the L2 cache's size (less than the L3 cache's):
  *    every load misses L1 and L2 and requests the line from L3
  *    (cache-references, the architectural LLC reference event), and
  *    finds it there (L3_HIT; cache-misses, the LLC miss event, counts
- *    next to nothing).
+ *    next to nothing); on AMD a reference and a miss a load.
  *
  * Each count by the difference of two walks of different lengths, in
  * user mode, within 1% of a load a line (the kernel shares the caches:
  * an interrupt in the walk may evict a few lines).  The sizes are read
  * from sysfs (/sys/devices/system/cpu/cpu0/cache).  Skipped but on the
- * emulated PMU, and where the events are not known (they are Intel's,
- * from Sandy Bridge's cores on; the LLC events on any Intel CPU).
+ * emulated PMU, and where the events are not known (MEM_LOAD_RETIRED
+ * and L1D.REPLACEMENT are Intel's cores' from Sandy Bridge on).
  */
 #define _GNU_SOURCE
 #include <stdint.h>
@@ -155,9 +159,19 @@ static void expect_walk(struct __test_metadata *_metadata, size_t size,
 	HW_SKIP_WITHOUT_PMU();						\
 	if (!hw_emulated_pmu())						\
 		SKIP(return, "the counts are the emulated caches'");	\
-	if (hw_vendor() != HW_VENDOR_INTEL)				\
-		SKIP(return, "no cache events emulated here yet");	\
 } while (0)
+
+/* On AMD the generic cache events are L2's requests and misses. */
+static const struct cache_event amd_l1_walk[] = {
+	{ PERF_TYPE_HARDWARE, PERF_COUNT_HW_CACHE_REFERENCES,
+	  "cache-references (L2 requests)", 100 },
+	{ PERF_TYPE_HARDWARE, PERF_COUNT_HW_CACHE_MISSES,
+	  "cache-misses (L2 misses)", 0 },
+	{ PERF_TYPE_HW_CACHE, HW_CACHE(L1D, READ, ACCESS),
+	  "L1-dcache-loads", 100 },
+	{ PERF_TYPE_HW_CACHE, HW_CACHE(L1D, READ, MISS),
+	  "L1-dcache-load-misses", 100 },
+};
 
 TEST(l1_misses_hit_l2)
 {
@@ -166,17 +180,19 @@ TEST(l1_misses_hit_l2)
 		{ PERF_TYPE_RAW, 0x02d1, "MEM_LOAD_RETIRED.L2_HIT", 100 },
 		{ PERF_TYPE_RAW, 0x01d1, "MEM_LOAD_RETIRED.L1_HIT", 0 },
 		{ PERF_TYPE_RAW, 0x0151, "L1D.REPLACEMENT", 100 },
-		{ PERF_TYPE_HW_CACHE, HW_CACHE(L1D, READ, MISS),
-		  "L1-dcache-load-misses", 100 },
 	};
 	size_t l1 = cache_size(0);
 
 	HW_SKIP_WITHOUT_CACHES();
-	if (!intel_core())
-		SKIP(return, "MEM_LOAD_RETIRED is the cores' from Sandy Bridge");
 	if (!l1)
 		SKIP(return, "no L1 data cache size in sysfs");
-	expect_walk(_metadata, 2 * l1, core, ARRAY_SIZE(core));
+	if (hw_vendor() == HW_VENDOR_AMD)
+		expect_walk(_metadata, 2 * l1, amd_l1_walk,
+			    ARRAY_SIZE(amd_l1_walk));
+	else if (intel_core())
+		expect_walk(_metadata, 2 * l1, core, ARRAY_SIZE(core));
+	else
+		SKIP(return, "MEM_LOAD_RETIRED is the cores' from Sandy Bridge");
 }
 
 TEST(l2_misses_hit_l3)
@@ -186,20 +202,30 @@ TEST(l2_misses_hit_l3)
 		{ PERF_TYPE_RAW, 0x04d1, "MEM_LOAD_RETIRED.L3_HIT", 100 },
 		{ PERF_TYPE_RAW, 0x20d1, "MEM_LOAD_RETIRED.L3_MISS", 0 },
 	};
-	const struct cache_event any[] = {
+	const struct cache_event llc[] = {
 		{ PERF_TYPE_HARDWARE, PERF_COUNT_HW_CACHE_REFERENCES,
 		  "cache-references", 100 },
 		{ PERF_TYPE_HARDWARE, PERF_COUNT_HW_CACHE_MISSES,
 		  "cache-misses", 0 },
+	};
+	const struct cache_event amd[] = {
+		{ PERF_TYPE_HARDWARE, PERF_COUNT_HW_CACHE_REFERENCES,
+		  "cache-references (L2 requests)", 100 },
+		{ PERF_TYPE_HARDWARE, PERF_COUNT_HW_CACHE_MISSES,
+		  "cache-misses (L2 misses)", 100 },
 	};
 	size_t l2 = cache_size(2), l3 = cache_size(3);
 
 	HW_SKIP_WITHOUT_CACHES();
 	if (!l2 || l3 < 4 * l2)
 		SKIP(return, "no L2, or no L3 of 4 times its size");
+	if (hw_vendor() == HW_VENDOR_AMD) {
+		expect_walk(_metadata, 2 * l2, amd, ARRAY_SIZE(amd));
+		return;
+	}
 	if (intel_core())
 		expect_walk(_metadata, 2 * l2, core, ARRAY_SIZE(core));
-	expect_walk(_metadata, 2 * l2, any, ARRAY_SIZE(any));
+	expect_walk(_metadata, 2 * l2, llc, ARRAY_SIZE(llc));
 }
 
 TEST_HARNESS_MAIN
