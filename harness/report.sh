@@ -14,10 +14,25 @@ report() {
 	printf '%s\n' "$line" | sed '$d'
 	# shellcheck disable=SC2046
 	set -- $(printf '%s\n' "$line" | tail -1)
-	echo "$name: $1 passed, $3 failed, $5 skipped"
+	echo "$name: $1 passed, $3 failed, $5 skipped$(slowest "$out/results.log")"
 	total_pass=$((total_pass + $1)) total_fail=$((total_fail + $3))
 	total_skip=$((total_skip + $5))
 	[ "$rc" = 0 ] || status=1
+}
+
+# Where a boot's time went, from the guest's "### exit TEST STATUS
+# SECONDS" lines in results log $1: " (N s of tests; slowest: the three
+# longest)", or nothing from a guest that does not time them.
+slowest() {
+	awk '{ sub(/\r$/, "") }
+	$1 == "###" && $2 == "exit" && $5 ~ /^[0-9]+$/ {
+		sum += $5
+		print $5, $3
+	} END { print sum + 0, "total" }' "$1" | sort -rn | awk '
+		NR == 1 && $1 == 0 { exit }
+		$2 == "total" { total = $1; next }
+		n < 3 { top = top (n++ ? ", " : "") $2 " " $1 " s" }
+		END { if (total) printf " (%d s of tests; slowest: %s)", total, top }'
 }
 
 # Keep build/$1's logs of the last run as console-$2.log, results-$2.log.

@@ -108,17 +108,9 @@ check $ok "perf stat scales the counts of multiplexed events" "$tmp/stat"
 
 # 4: the hot function does three times the cold one's loop: perf report
 # gives it about three quarters of the samples, and the cold one about
-# a quarter.  A sample every 10007 instructions is more than the kernel
-# lets through by default where its NMIs are slow (as under emulation):
-# the limit is raised, and the dynamic one off (percentage 0; the rate
-# can only be written while it is on), while perf records.
-pct=/proc/sys/kernel/perf_cpu_time_max_percent
-rate=/proc/sys/kernel/perf_event_max_sample_rate
-old_pct=$(cat $pct)
-old_rate=$(cat $rate)
-echo 25 >$pct && echo 1000000 >$rate && echo 0 >$pct
+# a quarter (a sample every 10007 instructions: hw_unthrottled).
 ok=1
-if hw_pinned perf record -q -N -e "$insns" -c 10007 -g \
+if hw_unthrottled perf record -q -N -e "$insns" -c 10007 -g \
 	-o "$tmp/perf.data" -- "$workload" two 2000 >"$tmp/rec.out" 2>&1; then
 	perf report -i "$tmp/perf.data" --stdio --no-children --sort sym \
 		>"$tmp/report" 2>"$tmp/report.err"
@@ -128,7 +120,6 @@ if hw_pinned perf record -q -N -e "$insns" -c 10007 -g \
 		   exit !(hot >= 70 && hot <= 80 && cold >= 20 && cold <= 30) }' \
 		"$tmp/report" && ok=0
 fi
-echo 25 >$pct && echo "$old_rate" >$rate && echo "$old_pct" >$pct
 check $ok "perf report names the hot function of a profile" \
 	"$tmp/rec.out" "$tmp/report" "$tmp/report.err"
 

@@ -122,6 +122,26 @@ hw_pinned() {
 	fi
 }
 
+# Run $@ as hw_pinned does, with the kernel's limits on the sample rate
+# lifted for it: a sample every ten thousand instructions is more than
+# the kernel lets through by default where its NMIs are slow (as under
+# emulation), and the rate an earlier test's slow NMIs lowered it to
+# (kernel.perf_event_max_sample_rate) throttles such a profile to a few
+# samples.  The limit is raised and the dynamic one off (percentage 0;
+# the rate can only be written while it is on) while $@ runs, then both
+# are put back.  Returns $@'s status.
+hw_unthrottled() {
+	_pct=/proc/sys/kernel/perf_cpu_time_max_percent
+	_rate=/proc/sys/kernel/perf_event_max_sample_rate
+	_old_pct=$(cat $_pct)
+	_old_rate=$(cat $_rate)
+	echo 25 >$_pct && echo 1000000 >$_rate && echo 0 >$_pct
+	hw_pinned "$@"
+	_rc=$?
+	echo 25 >$_pct && echo "$_old_rate" >$_rate && echo "$_old_pct" >$_pct
+	return $_rc
+}
+
 # Hardware event $1 with modifiers $2 (none if empty) as perf takes it
 # and perf stat names it: "instructions:u" on the cpu PMU, and on a
 # hybrid the big cores' own, "cpu_core/instructions/u" (perf would
