@@ -31,73 +31,12 @@
  */
 #define _GNU_SOURCE
 #include <stdint.h>
-#include <sys/mman.h>
 
 #include "perf_test_util.h"
 #include "perf_sample_util.h"
 #include "hw_test_util.h"
 #include "../kselftest_harness.h"
-#include "hw_asm_loop.h"
-
-#define LINE	64
-
-/* Load a byte of each line of [rsi, rsi + rdx), rdi times. */
-asm(".pushsection .text\n"
-	".globl cache_walk\n"
-	".type cache_walk, @function\n"
-	"cache_walk:\n"
-	"1:	mov %rsi, %rax\n"
-	"	lea (%rsi,%rdx), %rcx\n"
-	"2:	movzbl (%rax), %r8d\n"
-	"	add $64, %rax\n"
-	"	cmp %rcx, %rax\n"
-	"	jb 2b\n"
-	"	dec %rdi\n"
-	"	jnz 1b\n"
-	"	ret\n"
-	".globl cache_walk_end\n"
-	"cache_walk_end:\n"
-	".size cache_walk, . - cache_walk\n"
-	".popsection\n");
-
-void cache_walk(unsigned long passes, void *array, size_t size);
-extern const char cache_walk_end[];
-
-struct walk {
-	char *array;
-	size_t size;
-};
-
-static void walk(unsigned long passes, void *arg)
-{
-	struct walk *w = arg;
-
-	cache_walk(passes, w->array, w->size);
-}
-
-/* The number in @file of cache index @index of CPU 0; 0 if unknown. */
-static unsigned long cache_info(int index, const char *file)
-{
-	char path[96], buf[32];
-	unsigned long n = 0;
-	FILE *f;
-
-	snprintf(path, sizeof(path),
-		 "/sys/devices/system/cpu/cpu0/cache/index%d/%s", index, file);
-	f = fopen(path, "r");
-	if (!f)
-		return 0;
-	if (fgets(buf, sizeof(buf), f))
-		n = strtoul(buf, NULL, 10);
-	fclose(f);
-	return n;
-}
-
-/* The size of cache index @index of CPU 0, in bytes; 0 if unknown. */
-static size_t cache_size(int index)
-{
-	return cache_info(index, "size") * 1024;	/* "32K" */
-}
+#include "hw_cache_util.h"
 
 struct cache_event {
 	__u32 type;
@@ -130,26 +69,19 @@ static bool intel_core(void)
 static void expect_walk(struct __test_metadata *_metadata, size_t size,
 			const struct cache_event *ev, int n)
 {
-	struct walk w = { .size = size };
-	struct hw_asm_loop loop = {
-		.fn = walk, .arg = &w, .start = (uintptr_t)cache_walk,
-		.end = (uintptr_t)cache_walk_end,
-	};
 	__u64 lines = size / LINE, c1, c2, expected;
 	int i, fd, tested = 0;
+	struct walk w;
 
-	w.array = mmap(NULL, size, PROT_READ | PROT_WRITE,
-		       MAP_PRIVATE | MAP_ANONYMOUS | MAP_POPULATE, -1, 0);
-	ASSERT_NE(MAP_FAILED, w.array);
-	memset(w.array, 1, size);
+	ASSERT_EQ(0, walk_init(&w, size, false));
 	for (i = 0; i < n; i++) {
 		fd = hw_open_group(ev[i].type, ev[i].config, 0, -1);
 		if (fd < 0 && (errno == ENOENT || errno == EOPNOTSUPP))
 			continue;
 		ASSERT_LE(0, fd) TH_LOG("%s: %s", ev[i].name, strerror(errno));
-		ASSERT_EQ(0, hw_asm_count(fd, &loop, 1, &c1));
-		ASSERT_EQ(0, hw_asm_count(fd, &loop, 1, &c1));
-		ASSERT_EQ(0, hw_asm_count(fd, &loop, 3, &c2));
+		ASSERT_EQ(0, hw_asm_count(fd, &w.loop, 1, &c1));
+		ASSERT_EQ(0, hw_asm_count(fd, &w.loop, 1, &c1));
+		ASSERT_EQ(0, hw_asm_count(fd, &w.loop, 3, &c2));
 		close(fd);
 		expected = 2 * lines * ev[i].per_line / 100;
 		TH_LOG("%s: %llu for a walk of %llu lines, %llu for 3 (%llu expected)",
@@ -159,7 +91,7 @@ static void expect_walk(struct __test_metadata *_metadata, size_t size,
 			  llabs((long long)(c2 - c1) - (long long)expected));
 		tested++;
 	}
-	munmap(w.array, size);
+	walk_fini(&w);
 	if (!tested)
 		SKIP(return, "none of the events opens here");
 }

@@ -13,7 +13,8 @@
  * its end overflows into the status, several at once.  AMD: 48-bit
  * counters written whole, PerfMonV2 status and status-clear.  Both: the
  * registers a PMU of the shape CPUID gives does not have fault; Intel's
- * topdown slots and performance metrics where PERF_CAPABILITIES has them.
+ * topdown slots and performance metrics where PERF_CAPABILITIES has them;
+ * the load latency threshold where it has PEBS (from format 1).
  * Counting across hlt: an idle CPU's reference cycles stay far below the
  * TSC.
  *
@@ -44,6 +45,8 @@
 #define MSR_A_PMC0		0x4c1
 #define MSR_PERF_CAPABILITIES	0x345
 #define MSR_PERF_METRICS	0x329
+#define MSR_PEBS_LD_LAT		0x3f6
+#define PERF_CAP_PEBS_FMT(c)	(((c) >> 8) & 0xf)
 #define PERF_CAP_METRICS	(1ULL << 15)
 #define GLOBAL_SLOTS		(1ULL << 35)
 #define GLOBAL_METRICS		(1ULL << 48)
@@ -379,6 +382,38 @@ TEST_F(regs, intel_absent_registers_fault)
 		EXPECT_FAULTS(MSR_A_PMC0 + i);
 	if (!(caps & PERF_CAP_METRICS))
 		EXPECT_FAULTS(MSR_PERF_METRICS);
+}
+
+/*
+ * MSR_PEBS_LD_LAT_THRESHOLD, with PEBS from Nehalem's format 1 on: the
+ * load latency facility's threshold, in its 16 bits; the bits above
+ * them are reserved and fault.
+ */
+TEST_F(regs, intel_load_latency_threshold)
+{
+	unsigned int eax, ebx, ecx, edx;
+	__u64 caps = 0, old, val;
+
+	NEED_REGS();
+	if (!intel_pmu_version())
+		SKIP(return, "not an Intel PMU");
+	__cpuid(1, eax, ebx, ecx, edx);
+	if ((ecx & (1U << 15)) && !(edx & (1U << 21)))	/* PDCM, no DS */
+		SKIP(return, "no debug store");
+	if (ecx & (1U << 15))
+		ASSERT_EQ(0, rdmsr(MSR_PERF_CAPABILITIES, &caps));
+	if (!(ecx & (1U << 15)) || PERF_CAP_PEBS_FMT(caps) < 1)
+		SKIP(return, "no PEBS of format 1 or later");
+	if (access("/sys/bus/event_source/devices/cpu/events/mem-loads", F_OK))
+		SKIP(return, "the kernel sees no load latency facility");
+	ASSERT_EQ(0, rdmsr(MSR_PEBS_LD_LAT, &old));
+	EXPECT_EQ(0, wrmsr(MSR_PEBS_LD_LAT, 0xffff));
+	EXPECT_EQ(0, rdmsr(MSR_PEBS_LD_LAT, &val));
+	EXPECT_EQ(0xffff, val);
+	EXPECT_EQ(-EIO, wrmsr(MSR_PEBS_LD_LAT, 1ULL << 16));
+	EXPECT_EQ(0, rdmsr(MSR_PEBS_LD_LAT, &val));
+	EXPECT_EQ(0xffff, val);
+	EXPECT_EQ(0, wrmsr(MSR_PEBS_LD_LAT, old));
 }
 
 /*

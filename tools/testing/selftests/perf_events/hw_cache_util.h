@@ -1,0 +1,142 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * What the tests of the emulated caches share (hw_cache_test,
+ * hw_mem_test): the caches' sizes from sysfs, and walks of an array a
+ * line at a time, loading or storing a byte of each line, whose code
+ * is known to hw_asm_loop.h's helpers.
+ */
+#ifndef HW_CACHE_UTIL_H
+#define HW_CACHE_UTIL_H
+
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+
+#include "hw_asm_loop.h"
+
+#define LINE	64
+
+/*
+ * Load (cache_walk) or store (cache_store_walk) a byte of each line of
+ * [rsi, rsi + rdx), rdi times; cache_walk_load and cache_walk_store are
+ * the instructions that do it.
+ */
+asm(".pushsection .text\n"
+	".globl cache_walk\n"
+	".type cache_walk, @function\n"
+	"cache_walk:\n"
+	"1:	mov %rsi, %rax\n"
+	"	lea (%rsi,%rdx), %rcx\n"
+	".globl cache_walk_load\n"
+	"cache_walk_load:\n"
+	"2:	movzbl (%rax), %r8d\n"
+	"	add $64, %rax\n"
+	"	cmp %rcx, %rax\n"
+	"	jb 2b\n"
+	"	dec %rdi\n"
+	"	jnz 1b\n"
+	"	ret\n"
+	".globl cache_walk_end\n"
+	"cache_walk_end:\n"
+	".size cache_walk, . - cache_walk\n"
+	".globl cache_store_walk\n"
+	".type cache_store_walk, @function\n"
+	"cache_store_walk:\n"
+	"1:	mov %rsi, %rax\n"
+	"	lea (%rsi,%rdx), %rcx\n"
+	".globl cache_walk_store\n"
+	"cache_walk_store:\n"
+	"2:	movb $1, (%rax)\n"
+	"	add $64, %rax\n"
+	"	cmp %rcx, %rax\n"
+	"	jb 2b\n"
+	"	dec %rdi\n"
+	"	jnz 1b\n"
+	"	ret\n"
+	".globl cache_store_walk_end\n"
+	"cache_store_walk_end:\n"
+	".size cache_store_walk, . - cache_store_walk\n"
+	".popsection\n");
+
+void cache_walk(unsigned long passes, void *array, size_t size);
+void cache_store_walk(unsigned long passes, void *array, size_t size);
+extern const char cache_walk_load[], cache_walk_end[];
+extern const char cache_walk_store[], cache_store_walk_end[];
+
+/* An array to walk, mapped and written by walk_init(). */
+struct walk {
+	char *array;
+	size_t size;
+	struct hw_asm_loop loop;
+};
+
+static void walk_loads(unsigned long passes, void *arg)
+{
+	struct walk *w = arg;
+
+	cache_walk(passes, w->array, w->size);
+}
+
+static void __attribute__((unused)) walk_stores(unsigned long passes,
+						void *arg)
+{
+	struct walk *w = arg;
+
+	cache_store_walk(passes, w->array, w->size);
+}
+
+/*
+ * An array of @size bytes, every byte written, for hw_asm_loop.h's
+ * helpers to walk with loads (or with @stores, stores).  0, or -1 if it
+ * cannot be mapped.
+ */
+static int __attribute__((unused)) walk_init(struct walk *w, size_t size,
+					     bool stores)
+{
+	w->size = size;
+	w->array = mmap(NULL, size, PROT_READ | PROT_WRITE,
+			MAP_PRIVATE | MAP_ANONYMOUS | MAP_POPULATE, -1, 0);
+	if (w->array == MAP_FAILED)
+		return -1;
+	memset(w->array, 1, size);
+	w->loop.arg = w;
+	w->loop.fn = stores ? walk_stores : walk_loads;
+	w->loop.start = (uintptr_t)(stores ? cache_store_walk : cache_walk);
+	w->loop.end = (uintptr_t)(stores ? cache_store_walk_end :
+				  cache_walk_end);
+	return 0;
+}
+
+static void __attribute__((unused)) walk_fini(struct walk *w)
+{
+	munmap(w->array, w->size);
+}
+
+/* The number in @file of cache index @index of CPU 0; 0 if unknown. */
+static unsigned long cache_info(int index, const char *file)
+{
+	char path[96], buf[32];
+	unsigned long n = 0;
+	FILE *f;
+
+	snprintf(path, sizeof(path),
+		 "/sys/devices/system/cpu/cpu0/cache/index%d/%s", index, file);
+	f = fopen(path, "r");
+	if (!f)
+		return 0;
+	if (fgets(buf, sizeof(buf), f))
+		n = strtoul(buf, NULL, 10);
+	fclose(f);
+	return n;
+}
+
+/* The size of cache index @index of CPU 0, in bytes; 0 if unknown. */
+static size_t __attribute__((unused)) cache_size(int index)
+{
+	return cache_info(index, "size") * 1024;	/* "32K" */
+}
+
+#endif
