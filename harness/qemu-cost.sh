@@ -2,9 +2,12 @@
 # What the emulated PMU costs TCG: the host CPU time QEMU spends on the
 # same guest (the reference kernel running a shell loop of busybox), on
 # Debian's QEMU, on ours with pmu=off, with pmu=on and no counter in use,
-# with pmu=on while perf stat counts instructions and branches, and on
-# the skylake flavour while perf record samples instructions, without
-# and with branch stacks (the LBR recording every branch).
+# with pmu=on while perf stat counts instructions and branches, while
+# it counts branch-misses (the branch predictor runs) and
+# cache-references (the caches' model sees every access), and on the
+# skylake flavour while perf record samples instructions, without and
+# with branch stacks (the LBR recording every branch), and while perf
+# mem records loads (PEBS, the caches' model giving each its level).
 # Each is the fastest of $RUNS (3) boots; host CPU time, not wall time,
 # so that a busy host disturbs it less.
 #
@@ -42,15 +45,21 @@ base=
 off=$(cost "$QEMU_BIN" none "sh -c '$loop'")
 on=$(cost "$QEMU_BIN" intel "sh -c '$loop'")
 counting=$(cost "$QEMU_BIN" intel "perf stat -e instructions,branches sh -c '$loop'")
+misses=$(cost "$QEMU_BIN" intel "perf stat -e branch-misses sh -c '$loop'")
+caches=$(cost "$QEMU_BIN" intel "perf stat -e cache-references sh -c '$loop'")
 rec="perf record -q -o /tmp/perf.data -e instructions -c 1000003"
 sampling=$(cost "$QEMU_BIN" skylake "$rec sh -c '$loop'")
 lbr=$(cost "$QEMU_BIN" skylake "$rec -b sh -c '$loop'")
+mem=$(cost "$QEMU_BIN" skylake "perf mem -t load record -q -o /tmp/perf.data sh -c '$loop'")
 printf '%-44s %8s %6s\n' "host CPU seconds, fastest of $runs boots" seconds ratio
 printf '%-44s %8.2f %6s\n' "Debian's QEMU" "$deb" 1.00
 for row in ${base:+"unpatched source, same build:$base"} "ours, pmu=off:$off" "ours, pmu=on, no counter in use:$on" \
 	   "ours, pmu=on, perf stat counting:$counting" \
+	   "ours, perf stat branch-misses (predictor):$misses" \
+	   "ours, perf stat cache-references (caches):$caches" \
 	   "ours, skylake, perf record sampling:$sampling" \
-	   "ours, skylake, perf record -b (LBR):$lbr"; do
+	   "ours, skylake, perf record -b (LBR):$lbr" \
+	   "ours, skylake, perf mem record (PEBS, caches):$mem"; do
 	printf '%-44s %8.2f %6.2f\n' "${row%%:*}" "${row##*:}" \
 		"$(awk "BEGIN { print ${row##*:} / $deb }")"
 done

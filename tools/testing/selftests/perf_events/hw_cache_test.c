@@ -62,18 +62,21 @@ static bool intel_core(void)
 	(PERF_COUNT_HW_CACHE_RESULT_##r << 16))
 
 /*
- * Walk an array of @size with @loop's code, counting each of @ev (where
- * it opens) by the difference method: @per_line percent of a count a
- * line, within 1% of a count a line.
+ * Walk an array of @size every @stride bytes with loads (or with
+ * @stores, stores), counting each of @ev (where it opens) by the
+ * difference method: @per_line percent of a count an access, within 1%
+ * of a count an access.
  */
-static void expect_walk(struct __test_metadata *_metadata, size_t size,
-			const struct cache_event *ev, int n)
+static void expect_strided_walk(struct __test_metadata *_metadata,
+				size_t size, size_t stride, bool stores,
+				const struct cache_event *ev, int n)
 {
-	__u64 lines = size / LINE, c1, c2, expected;
+	__u64 lines = size / stride, c1, c2, expected;
 	int i, fd, tested = 0;
 	struct walk w;
 
-	ASSERT_EQ(0, walk_init(&w, size, false));
+	ASSERT_EQ(0, walk_init(&w, size, stores));
+	w.stride = stride;
 	for (i = 0; i < n; i++) {
 		fd = hw_open_group(ev[i].type, ev[i].config, 0, -1);
 		if (fd < 0 && (errno == ENOENT || errno == EOPNOTSUPP))
@@ -84,7 +87,7 @@ static void expect_walk(struct __test_metadata *_metadata, size_t size,
 		ASSERT_EQ(0, hw_asm_count(fd, &w.loop, 3, &c2));
 		close(fd);
 		expected = 2 * lines * ev[i].per_line / 100;
-		TH_LOG("%s: %llu for a walk of %llu lines, %llu for 3 (%llu expected)",
+		TH_LOG("%s: %llu for a walk of %llu accesses, %llu for 3 (%llu expected)",
 		       ev[i].name, c1, lines, c2, expected);
 		/* Signed: a count of next to nothing may be one less. */
 		EXPECT_GE((long long)(2 * lines / 100),
@@ -94,6 +97,13 @@ static void expect_walk(struct __test_metadata *_metadata, size_t size,
 	walk_fini(&w);
 	if (!tested)
 		SKIP(return, "none of the events opens here");
+}
+
+/* A walk of @size's lines with loads, as expect_strided_walk(). */
+static void expect_walk(struct __test_metadata *_metadata, size_t size,
+			const struct cache_event *ev, int n)
+{
+	expect_strided_walk(_metadata, size, LINE, false, ev, n);
 }
 
 #define HW_SKIP_WITHOUT_CACHES() do {					\
@@ -179,6 +189,62 @@ TEST(l2_misses_hit_l3)
 	if (intel_core())
 		expect_walk(_metadata, 2 * l2, core, ARRAY_SIZE(core));
 	expect_walk(_metadata, 2 * l2, llc, ARRAY_SIZE(llc));
+}
+
+/*
+ * The data TLBs (Skylake's on every flavour: 64 entries in 4 ways, an
+ * STLB of 1536 in 12, 4 KiB pages): an array of 128 pages walked a page
+ * at a time misses the DTLB and hits the STLB on every load (Zen's
+ * dTLB-loads, its L1 DTLB misses; Skylake's STLB_HIT, 0x2008); one of
+ * 3072 pages walks the page tables on every load and store
+ * (dTLB-load-misses, and on Intel dTLB-store-misses).  Each expected
+ * event counted where it opens: on the PMUs whose model the kernel
+ * knows (not the architectural flavour's).
+ */
+TEST(dtlb_misses)
+{
+	const struct cache_event stlb_hits[] = {
+		{ PERF_TYPE_HW_CACHE, HW_CACHE(DTLB, READ, MISS),
+		  "dTLB-load-misses", 0 },
+		{ PERF_TYPE_HW_CACHE, HW_CACHE(DTLB, WRITE, MISS),
+		  "dTLB-store-misses", 0 },
+	};
+	const struct cache_event walks[] = {
+		{ PERF_TYPE_HW_CACHE, HW_CACHE(DTLB, READ, MISS),
+		  "dTLB-load-misses", 100 },
+	};
+	const struct cache_event store_walks[] = {
+		{ PERF_TYPE_HW_CACHE, HW_CACHE(DTLB, WRITE, MISS),
+		  "dTLB-store-misses", 100 },
+	};
+	const struct cache_event zen[] = {
+		{ PERF_TYPE_HW_CACHE, HW_CACHE(DTLB, READ, ACCESS),
+		  "dTLB-loads (L1 DTLB misses)", 100 },
+	};
+	const struct cache_event skylake[] = {
+		{ PERF_TYPE_RAW, 0x2008, "DTLB_LOAD_MISSES.STLB_HIT", 100 },
+	};
+	unsigned int family, model;
+	size_t page = getpagesize();
+
+	HW_SKIP_WITHOUT_CACHES();
+	hw_cpu_family_model(&family, &model);
+	expect_strided_walk(_metadata, 128 * page, page, false, stlb_hits,
+			    ARRAY_SIZE(stlb_hits));
+	if (hw_vendor() == HW_VENDOR_AMD && family >= 0x17)
+		expect_strided_walk(_metadata, 128 * page, page, false, zen,
+				    ARRAY_SIZE(zen));
+	/* Skylake and Ice Lake's client and server models. */
+	if (intel_core() && (model == 0x5e || model == 0x55 || model == 0x7e ||
+			     model == 0x6a))
+		expect_strided_walk(_metadata, 128 * page, page, false,
+				    skylake, ARRAY_SIZE(skylake));
+	expect_strided_walk(_metadata, 3072 * page, page, false, walks,
+			    ARRAY_SIZE(walks));
+	/* AMD's DTLB events count loads and stores alike. */
+	if (hw_vendor() == HW_VENDOR_INTEL)
+		expect_strided_walk(_metadata, 3072 * page, page, true,
+				    store_walks, ARRAY_SIZE(store_walks));
 }
 
 TEST_HARNESS_MAIN

@@ -20,21 +20,21 @@
 #define LINE	64
 
 /*
- * Load (cache_walk) or store (cache_store_walk) a byte of each line of
- * [rsi, rsi + rdx), rdi times; cache_walk_load and cache_walk_store are
- * the instructions that do it.
+ * Load (cache_walk) or store (cache_store_walk) a byte every rcx bytes
+ * of [rsi, rsi + rdx), rdi times; cache_walk_load and cache_walk_store
+ * are the instructions that do it.
  */
 asm(".pushsection .text\n"
 	".globl cache_walk\n"
 	".type cache_walk, @function\n"
 	"cache_walk:\n"
 	"1:	mov %rsi, %rax\n"
-	"	lea (%rsi,%rdx), %rcx\n"
+	"	lea (%rsi,%rdx), %r9\n"
 	".globl cache_walk_load\n"
 	"cache_walk_load:\n"
 	"2:	movzbl (%rax), %r8d\n"
-	"	add $64, %rax\n"
-	"	cmp %rcx, %rax\n"
+	"	add %rcx, %rax\n"
+	"	cmp %r9, %rax\n"
 	"	jb 2b\n"
 	"	dec %rdi\n"
 	"	jnz 1b\n"
@@ -46,12 +46,12 @@ asm(".pushsection .text\n"
 	".type cache_store_walk, @function\n"
 	"cache_store_walk:\n"
 	"1:	mov %rsi, %rax\n"
-	"	lea (%rsi,%rdx), %rcx\n"
+	"	lea (%rsi,%rdx), %r9\n"
 	".globl cache_walk_store\n"
 	"cache_walk_store:\n"
 	"2:	movb $1, (%rax)\n"
-	"	add $64, %rax\n"
-	"	cmp %rcx, %rax\n"
+	"	add %rcx, %rax\n"
+	"	cmp %r9, %rax\n"
 	"	jb 2b\n"
 	"	dec %rdi\n"
 	"	jnz 1b\n"
@@ -61,15 +61,20 @@ asm(".pushsection .text\n"
 	".size cache_store_walk, . - cache_store_walk\n"
 	".popsection\n");
 
-void cache_walk(unsigned long passes, void *array, size_t size);
-void cache_store_walk(unsigned long passes, void *array, size_t size);
+void cache_walk(unsigned long passes, void *array, size_t size,
+		size_t stride);
+void cache_store_walk(unsigned long passes, void *array, size_t size,
+		      size_t stride);
 extern const char cache_walk_load[], cache_walk_end[];
 extern const char cache_walk_store[], cache_store_walk_end[];
 
-/* An array to walk, mapped and written by walk_init(). */
+/*
+ * An array to walk, mapped and written by walk_init(), a line at a time
+ * (or every @stride bytes).
+ */
 struct walk {
 	char *array;
-	size_t size;
+	size_t size, stride;
 	struct hw_asm_loop loop;
 };
 
@@ -77,7 +82,7 @@ static void walk_loads(unsigned long passes, void *arg)
 {
 	struct walk *w = arg;
 
-	cache_walk(passes, w->array, w->size);
+	cache_walk(passes, w->array, w->size, w->stride);
 }
 
 static void __attribute__((unused)) walk_stores(unsigned long passes,
@@ -85,22 +90,26 @@ static void __attribute__((unused)) walk_stores(unsigned long passes,
 {
 	struct walk *w = arg;
 
-	cache_store_walk(passes, w->array, w->size);
+	cache_store_walk(passes, w->array, w->size, w->stride);
 }
 
 /*
  * An array of @size bytes, every byte written, for hw_asm_loop.h's
  * helpers to walk with loads (or with @stores, stores).  0, or -1 if it
- * cannot be mapped.
+ * cannot be mapped.  The emulated caches find lines by physical address:
+ * the array keeps its pages (no transparent huge page collapses them
+ * between two walks).
  */
 static int __attribute__((unused)) walk_init(struct walk *w, size_t size,
 					     bool stores)
 {
 	w->size = size;
+	w->stride = LINE;
 	w->array = mmap(NULL, size, PROT_READ | PROT_WRITE,
-			MAP_PRIVATE | MAP_ANONYMOUS | MAP_POPULATE, -1, 0);
+			MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
 	if (w->array == MAP_FAILED)
 		return -1;
+	madvise(w->array, size, MADV_NOHUGEPAGE);	/* EINVAL without THP */
 	memset(w->array, 1, size);
 	w->loop.arg = w;
 	w->loop.fn = stores ? walk_stores : walk_loads;

@@ -9,6 +9,11 @@
  *	hw_loop_workload two N		N rounds of hw_cold(), a thousand
  *					iterations of the same loop, and
  *					hw_hot(), three thousand
+ *	hw_loop_workload walk N		N walks of hw_walk_array, twice
+ *					the L2 cache's size (at most 8 MiB),
+ *					a byte a line (perf_mem_test.sh);
+ *					prints the array's address and the
+ *					size walked first
  *
  * Whatever the program does besides is the same for any N of the same
  * number of digits, so that the difference of two counts is the loops'
@@ -47,6 +52,35 @@ __attribute__((noinline)) void hw_hot(void)
 	LOOP(3000);
 }
 
+/* The array hw_walk() loads from: a data symbol for perf mem report. */
+char hw_walk_array[8 << 20] __attribute__((aligned(4096)));
+
+/* The L2 cache's size in sysfs (as the tests read it), 0 if unknown. */
+static size_t l2_size(void)
+{
+	FILE *f = fopen("/sys/devices/system/cpu/cpu0/cache/index2/size", "r");
+	unsigned long kib = 0;
+
+	if (f) {
+		if (fscanf(f, "%luK", &kib) != 1)
+			kib = 0;
+		fclose(f);
+	}
+	return kib * 1024;
+}
+
+/* Load a byte of each 64-byte line of hw_walk_array's first @size bytes. */
+__attribute__((noinline)) unsigned long hw_walk(size_t size)
+{
+	volatile char *p = hw_walk_array;
+	unsigned long sum = 0;
+	size_t i;
+
+	for (i = 0; i < size; i += 64)
+		sum += p[i];
+	return sum;
+}
+
 int main(int argc, char **argv)
 {
 	unsigned long n, i;
@@ -60,6 +94,18 @@ int main(int argc, char **argv)
 		hw_loop(n);
 		return 0;
 	}
+	if (!strcmp(argv[1], "walk")) {
+		size_t size = sizeof(hw_walk_array), l2 = l2_size();
+
+		if (l2 && 2 * l2 < size)
+			size = 2 * l2;
+		printf("hw_walk_array %p %zu\n", (void *)hw_walk_array, size);
+		fflush(stdout);
+		memset(hw_walk_array, 1, size);
+		for (i = 0; i < n; i++)
+			hw_walk(size);
+		return 0;
+	}
 	if (!strcmp(argv[1], "two")) {
 		for (i = 0; i < n; i++) {
 			hw_cold();
@@ -68,6 +114,6 @@ int main(int argc, char **argv)
 		return 0;
 	}
 usage:
-	fprintf(stderr, "usage: %s loop|two N\n", argv[0]);
+	fprintf(stderr, "usage: %s loop|two|walk N\n", argv[0]);
 	return 2;
 }

@@ -7,8 +7,9 @@
  * source (PERF_SAMPLE_DATA_SRC) and a load's latency in cycles
  * (PERF_SAMPLE_WEIGHT), on arrays walked a line at a time whose
  * accesses find their lines at a known level of the emulated caches
- * (harness/qemu, patches "data caches" and "load latency"): a load
- * takes 4 cycles from L1, 12 from L2, 40 from L3, 200 from memory.
+ * (harness/qemu, patches "data caches", "load latency" and "coherence"):
+ * a load takes 4 cycles from L1, 12 from L2, 40 from L3 (60 from another
+ * CPU's modified copy), 200 from memory.
  *
  *  - an array of twice L2's size, every load from L3: mem-loads with
  *    ldlat 30 samples the walk's load, at the line it loaded, as a
@@ -18,7 +19,13 @@
  *  - an array of half L1's size, every load from L1: mem-loads with
  *    ldlat 3 samples them as loads that hit L1, of weight 4;
  *  - mem-stores: stores to the small array hit L1, to an array of
- *    twice L1's size they miss it.
+ *    twice L1's size they miss it;
+ *  - a thread on CPU 1 and this one on CPU 0 take turns to increment a
+ *    word (the writer makes it odd, this one even): mem-loads with ldlat
+ *    30 samples the read of each turn that found the line modified in
+ *    CPU 1's cache (a HITM, the snoop perf c2c looks for: 60 cycles), at
+ *    the word, and nothing else (the reads that find the line still
+ *    their own take 4 cycles).
  *
  * The emulated caches see accesses only while a counter counts a cache
  * event (or a PEBS event on loads or stores): a cache-references
@@ -33,6 +40,7 @@
  * has it).
  */
 #define _GNU_SOURCE
+#include <pthread.h>
 #include <stdint.h>
 
 #include "perf_test_util.h"
@@ -100,8 +108,9 @@ static unsigned long mem_passes(const struct mem_how *how)
 }
 
 /*
- * A counter of cache-references for the task, counting from now on, so
- * that the emulated caches see its accesses; its fd, or -1.
+ * A counter of cache-references for the thread and those it creates,
+ * counting from now on, so that the emulated caches see their accesses;
+ * its fd, or -1.
  */
 static int caches_watched(void)
 {
@@ -109,12 +118,15 @@ static int caches_watched(void)
 
 	hw_attr_init(&attr, PERF_TYPE_HARDWARE, PERF_COUNT_HW_CACHE_REFERENCES);
 	attr.disabled = 0;
+	attr.inherit = 1;
 	return sys_perf_event_open(&attr, 0, -1, -1, 0);
 }
 
 /*
  * Sample as @how says over mem_passes() walks, at the highest precise
- * level up to 2 (the access itself).  0; -1 if precise_ip is refused.
+ * level up to 2 (the access itself), on CPU 0 (on another, the lines
+ * would come from the first CPU's caches).  0; -1 if precise_ip is
+ * refused.
  */
 static int mem_sample(struct __test_metadata *_metadata,
 		      const struct mem_how *how, struct mem_seen *seen)
@@ -126,6 +138,8 @@ static int mem_sample(struct __test_metadata *_metadata,
 	struct walk w;
 	__u64 count;
 
+	if (pin_to_cpu(0))
+		return -2;
 	hw_attr_init(&attr, PERF_TYPE_RAW, how->config);
 	attr.config1 = how->config1;
 	attr.sample_period = MEM_PERIOD;
@@ -303,6 +317,96 @@ TEST(stores_hit_and_miss_l1)
 		SKIP(return, "no L1 size, or a way of it larger than a page");
 	expect_samples(_metadata, &hit);
 	expect_samples(_metadata, &miss);
+}
+
+/* The word the two threads share, on a line of its own. */
+static struct {
+	volatile unsigned long word;
+	volatile int started, stop;
+} shared __attribute__((aligned(64)));
+
+static void *hitm_writer(void *arg)
+{
+	unsigned long w;
+
+	pin_to_cpu(1);
+	shared.started = 1;
+	while (!shared.stop) {
+		w = shared.word;
+		if (!(w & 1))
+			shared.word = w + 1;
+	}
+	return NULL;
+}
+
+/* @n turns: wait for the word to be odd, and make it even. */
+static void hitm_turns(unsigned long n, void *arg)
+{
+	unsigned long w;
+
+	while (n) {
+		w = shared.word;
+		if (w & 1) {
+			shared.word = w + 1;
+			n--;
+		}
+	}
+}
+
+TEST(loads_hitm)
+{
+	struct hw_asm_loop loop = { .fn = hitm_turns };
+	unsigned long hitm = 0, at = 0, weight = 0;
+	struct perf_event_attr attr;
+	struct samples ss;
+	pthread_t writer;
+	__u64 count;
+	int i, fd, watch;
+
+	MEM_SKIP_UNLESS_EMULATED();
+	if (sysconf(_SC_NPROCESSORS_ONLN) < 2)
+		SKIP(return, "one CPU");
+	ASSERT_EQ(0, pin_to_cpu(0));
+	hw_attr_init(&attr, PERF_TYPE_RAW, LOAD_LATENCY);
+	attr.config1 = 30;
+	attr.sample_period = 97;
+	attr.sample_type = PERF_SAMPLE_IP | PERF_SAMPLE_ADDR |
+			   PERF_SAMPLE_DATA_SRC | PERF_SAMPLE_WEIGHT;
+	attr.precise_ip = 1;
+	fd = sys_perf_event_open(&attr, 0, -1, -1, 0);
+	if (fd < 0 && (errno == EOPNOTSUPP || errno == EINVAL))
+		SKIP(return, "precise_ip refused");
+	ASSERT_LE(0, fd);
+	/* The writer's caches run while a cache event counts on its CPU. */
+	watch = caches_watched();
+	ASSERT_LE(0, watch);
+	shared.stop = 0;
+	shared.started = 0;
+	ASSERT_EQ(0, pthread_create(&writer, NULL, hitm_writer, NULL));
+	while (!shared.started)
+		;
+	i = hw_asm_sample(fd, &attr, &loop, 3000, &ss, &count);
+	shared.stop = 1;
+	pthread_join(writer, NULL);
+	close(watch);
+	ASSERT_EQ(0, i);
+	for (i = 0; i < ss.kept; i++) {
+		const struct sample *s = &ss.s[i];
+		union perf_mem_data_src src = { .val = s->data_src };
+
+		if (s->addr != (uintptr_t)&shared.word)
+			continue;
+		at++;
+		hitm += !!(src.mem_snoop & PERF_MEM_SNOOP_HITM);
+		weight += s->weight == 60;
+	}
+	TH_LOG("%llu HITM loads counted, %d samples: %lu at the word, %lu HITM, %lu of weight 60",
+	       count, ss.kept, at, hitm, weight);
+	samples_free(&ss);
+	EXPECT_LE(10, at);
+	expect_nearly_all(_metadata, at, ss.kept, "at the word");
+	expect_nearly_all(_metadata, hitm, at, "HITM");
+	expect_nearly_all(_metadata, weight, at, "of weight 60");
 }
 
 TEST_HARNESS_MAIN
