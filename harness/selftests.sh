@@ -19,7 +19,7 @@ print_var() {
 }
 # Scripts, and the files they source, run from the source directory's copy.
 for t in $(print_var TEST_PROGS) $(print_var TEST_FILES); do
-	cp "$dir/$t" "$out/selftests/$t"
+	cp --preserve=mode "$dir/$t" "$out/selftests/$t"
 done
 echo $(print_var TEST_GEN_PROGS) $(print_var TEST_PROGS) >"$out/selftests/.tests"
 # Linux 6.1's own KVM selftests of the virtual PMU, from the base tree,

@@ -48,11 +48,17 @@ comm -23 "$tmp/removed" "$tmp/ours" | while read -r f; do
 	rm -f "$src/$f"
 done
 
-# Lay ours over the tree.
+# Lay ours over the tree, executable bits too (a script made executable
+# after it was laid is the same content).
 while read -r f; do
 	if ! cmp -s "$ROOT/$f" "$src/$f"; then
 		mkdir -p "$(dirname "$src/$f")"
 		cp "$ROOT/$f" "$src/$f"
+	fi
+	if [ -x "$ROOT/$f" ] && [ ! -x "$src/$f" ]; then
+		chmod +x "$src/$f"
+	elif [ ! -x "$ROOT/$f" ] && [ -x "$src/$f" ]; then
+		chmod -x "$src/$f"
 	fi
 done <"$tmp/ours"
 

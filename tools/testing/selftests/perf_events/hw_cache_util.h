@@ -20,45 +20,33 @@
 #define LINE	64
 
 /*
- * Load (cache_walk) or store (cache_store_walk) a byte every rcx bytes
- * of [rsi, rsi + rdx), rdi times; cache_walk_load and cache_walk_store
- * are the instructions that do it.
+ * The function @name: @access a byte every rcx bytes of [rsi, rsi + rdx),
+ * rdi times; @insn names that instruction and @name_end the function's
+ * end.
  */
+#define CACHE_WALK_ASM(name, insn, access)				\
+	".globl " #name "\n"						\
+	".type " #name ", @function\n"					\
+	#name ":\n"							\
+	"1:	mov %rsi, %rax\n"					\
+	"	lea (%rsi,%rdx), %r9\n"				\
+	".globl " #insn "\n"						\
+	#insn ":\n"							\
+	"2:	" access "\n"						\
+	"	add %rcx, %rax\n"					\
+	"	cmp %r9, %rax\n"					\
+	"	jb 2b\n"						\
+	"	dec %rdi\n"						\
+	"	jnz 1b\n"						\
+	"	ret\n"							\
+	".globl " #name "_end\n"					\
+	#name "_end:\n"						\
+	".size " #name ", . - " #name "\n"
+
+/* Load (cache_walk) or store (cache_store_walk) a byte each time. */
 asm(".pushsection .text\n"
-	".globl cache_walk\n"
-	".type cache_walk, @function\n"
-	"cache_walk:\n"
-	"1:	mov %rsi, %rax\n"
-	"	lea (%rsi,%rdx), %r9\n"
-	".globl cache_walk_load\n"
-	"cache_walk_load:\n"
-	"2:	movzbl (%rax), %r8d\n"
-	"	add %rcx, %rax\n"
-	"	cmp %r9, %rax\n"
-	"	jb 2b\n"
-	"	dec %rdi\n"
-	"	jnz 1b\n"
-	"	ret\n"
-	".globl cache_walk_end\n"
-	"cache_walk_end:\n"
-	".size cache_walk, . - cache_walk\n"
-	".globl cache_store_walk\n"
-	".type cache_store_walk, @function\n"
-	"cache_store_walk:\n"
-	"1:	mov %rsi, %rax\n"
-	"	lea (%rsi,%rdx), %r9\n"
-	".globl cache_walk_store\n"
-	"cache_walk_store:\n"
-	"2:	movb $1, (%rax)\n"
-	"	add %rcx, %rax\n"
-	"	cmp %r9, %rax\n"
-	"	jb 2b\n"
-	"	dec %rdi\n"
-	"	jnz 1b\n"
-	"	ret\n"
-	".globl cache_store_walk_end\n"
-	"cache_store_walk_end:\n"
-	".size cache_store_walk, . - cache_store_walk\n"
+	CACHE_WALK_ASM(cache_walk, cache_walk_load, "movzbl (%rax), %r8d")
+	CACHE_WALK_ASM(cache_store_walk, cache_walk_store, "movb $1, (%rax)")
 	".popsection\n");
 
 void cache_walk(unsigned long passes, void *array, size_t size,
