@@ -8,12 +8,15 @@
 #ifndef HW_CACHE_UTIL_H
 #define HW_CACHE_UTIL_H
 
+#include <fcntl.h>
 #include <stdbool.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 #include <sys/mman.h>
+#include <linux/types.h>
 
 #include "hw_asm_loop.h"
 
@@ -134,6 +137,58 @@ static unsigned long cache_info(int index, const char *file)
 static size_t __attribute__((unused)) cache_size(int index)
 {
 	return cache_info(index, "size") * 1024;	/* "32K" */
+}
+
+/*
+ * How many of @w's lines stay in cache index @index (a physically
+ * indexed, set associative cache, LRU) from one walk to the next: those
+ * in the sets that no more of them share than it has ways (the others
+ * are evicted every walk).  Which sets a line falls in depends on the
+ * physical pages the array got, read from /proc/self/pagemap.  -1 where
+ * the frames cannot be read (no pagemap, or not privileged).
+ */
+static long __attribute__((unused)) walk_lines_kept(const struct walk *w,
+						    int index)
+{
+	unsigned long sets = cache_info(index, "number_of_sets");
+	unsigned long ways = cache_info(index, "ways_of_associativity");
+	size_t page = getpagesize(), off;
+	unsigned int *per_set;
+	long kept = 0;
+	__u64 entry;
+	int fd;
+
+	if (!sets || !ways)
+		return -1;
+	fd = open("/proc/self/pagemap", O_RDONLY);
+	if (fd < 0)
+		return -1;
+	per_set = calloc(sets, sizeof(*per_set));
+	for (off = 0; per_set && off < w->size; off += page) {
+		uintptr_t va = (uintptr_t)w->array + off;
+		__u64 pfn, line;
+		size_t l;
+
+		if (pread(fd, &entry, sizeof(entry),
+			  va / page * sizeof(entry)) != sizeof(entry))
+			break;
+		pfn = entry & ((1ULL << 55) - 1);	/* bits 54:0 */
+		if (!(entry >> 63) || !pfn)		/* not present, or hidden */
+			break;
+		line = pfn * (page / LINE);
+		for (l = 0; l < page; l += w->stride)
+			per_set[(line + l / LINE) % sets]++;
+	}
+	close(fd);
+	if (!per_set || off < w->size) {
+		free(per_set);
+		return -1;
+	}
+	for (off = 0; off < sets; off++)
+		if (per_set[off] <= ways)
+			kept += per_set[off];
+	free(per_set);
+	return kept;
 }
 
 #endif
