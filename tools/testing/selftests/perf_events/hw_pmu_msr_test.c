@@ -14,7 +14,11 @@
  * counters written whole, PerfMonV2 status and status-clear.  Both: the
  * registers a PMU of the shape CPUID gives does not have fault; Intel's
  * topdown slots and performance metrics where PERF_CAPABILITIES has them;
- * the load latency threshold where it has PEBS (from format 1).
+ * the load latency threshold where it has PEBS (from format 1).  PEBS
+ * programmed badly: a buffer that fills stops taking records, a
+ * threshold past its end raises no interrupt, a read-only buffer or an
+ * unmapped save area loses the records and nothing else, a
+ * non-canonical save area and reserved enable bits fault.
  * Counting across hlt: an idle CPU's reference cycles stay far below the
  * TSC.
  *
@@ -27,6 +31,7 @@
 #include <fcntl.h>
 #include <sched.h>
 #include <sys/ioctl.h>
+#include <sys/mman.h>
 #include <x86intrin.h>
 
 #include "perf_test_util.h"
@@ -46,6 +51,12 @@
 #define MSR_PERF_CAPABILITIES	0x345
 #define MSR_PERF_METRICS	0x329
 #define MSR_PEBS_LD_LAT		0x3f6
+#define MSR_MISC_ENABLE		0x1a0
+#define MISC_PEBS_UNAVAIL	(1ULL << 12)
+#define MSR_DS_AREA		0x600
+#define MSR_PEBS_ENABLE		0x3f1
+#define MSR_PEBS_DATA_CFG	0x3f2
+#define GLOBAL_STATUS_PEBS	(1ULL << 62)
 #define PERF_CAP_PEBS_FMT(c)	(((c) >> 8) & 0xf)
 #define PERF_CAP_METRICS	(1ULL << 15)
 #define GLOBAL_SLOTS		(1ULL << 35)
@@ -127,8 +138,11 @@ static bool amd_perfmon_v2(void)
 	return eax & 1;
 }
 
-/* Work enough to move any counter: a few thousand instructions. */
-static void work(void)
+/*
+ * Work enough to move any counter: a few thousand instructions (out of
+ * line, for the PEBS records' addresses).
+ */
+static void __attribute__((noinline)) work(void)
 {
 	volatile int sink = 0;
 	int i;
@@ -414,6 +428,229 @@ TEST_F(regs, intel_load_latency_threshold)
 	EXPECT_EQ(0, rdmsr(MSR_PEBS_LD_LAT, &val));
 	EXPECT_EQ(0xffff, val);
 	EXPECT_EQ(0, wrmsr(MSR_PEBS_LD_LAT, old));
+}
+
+/* The 64-bit DS save area's PEBS fields (Intel SDM vol. 3B, 18.4.4). */
+struct ds_area {
+	__u64 bts[4];
+	__u64 pebs_base, pebs_index, pebs_max, pebs_threshold;
+	__u64 pebs_reset[8];	/* general-purpose counters */
+};
+
+/* The PEBS record format of an Intel CPU that has PEBS, or -1. */
+static int pebs_format(void)
+{
+	unsigned int eax, ebx, ecx, edx;
+	__u64 caps, misc;
+
+	if (!intel_pmu_version())
+		return -1;
+	__cpuid(1, eax, ebx, ecx, edx);
+	if (!(edx & (1U << 21)) || !(ecx & (1U << 15)))	/* DS, PDCM */
+		return -1;
+	if (rdmsr(MSR_MISC_ENABLE, &misc) || (misc & MISC_PEBS_UNAVAIL) ||
+	    rdmsr(MSR_PERF_CAPABILITIES, &caps))
+		return -1;
+	return PERF_CAP_PEBS_FMT(caps);
+}
+
+/*
+ * A record's bytes in format @fmt: the general registers (0), the
+ * counters, data address, source and latency (1), the eventing IP and
+ * TSX fields (2), the TSC (3); adaptive PEBS's basic group (4 on).
+ */
+static size_t pebs_record_size(int fmt)
+{
+	static const size_t size[] = { 0x90, 0xb0, 0xc0, 0xc8 };
+
+	return fmt < 4 ? size[fmt] : 0x20;
+}
+
+/* The counters that overflowed, and the eventing IP (0 if none). */
+static void pebs_record_fields(int fmt, const __u64 *rec, __u64 *counters,
+			       __u64 *ip)
+{
+	if (fmt >= 4) {
+		*counters = rec[2];
+		*ip = rec[1];
+		return;
+	}
+	*counters = fmt ? rec[0x90 / 8] : 1;
+	*ip = fmt >= 2 ? rec[0xb0 / 8] : 0;
+}
+
+#define PEBS_PERIOD	1000
+
+/*
+ * A save area and a buffer of @records records in pages of their own,
+ * at an address no other process has mapped (whose records, where
+ * counter 0 counts its user mode, go nowhere then).
+ */
+struct pebs_pages {
+	char *map;
+	struct ds_area *ds;
+	char *buf;
+	size_t page;
+};
+
+static int pebs_pages_init(struct pebs_pages *p, int fmt, int records)
+{
+	p->page = getpagesize();
+	p->map = mmap((void *)0x7e5e00000000ULL, 2 * p->page,
+		      PROT_READ | PROT_WRITE,
+		      MAP_PRIVATE | MAP_ANONYMOUS | MAP_FIXED_NOREPLACE, -1, 0);
+	if (p->map == MAP_FAILED)
+		return -1;
+	memset(p->map, 0, 2 * p->page);
+	p->ds = (struct ds_area *)p->map;
+	p->buf = p->map + p->page;
+	p->ds->pebs_base = (uintptr_t)p->buf;
+	p->ds->pebs_index = (uintptr_t)p->buf;
+	p->ds->pebs_max = (uintptr_t)p->buf + records * pebs_record_size(fmt);
+	/* Past the end: never reached, no interrupt. */
+	p->ds->pebs_threshold = p->ds->pebs_max + pebs_record_size(fmt);
+	p->ds->pebs_reset[0] = -(__u64)PEBS_PERIOD & intel_width_mask();
+	return 0;
+}
+
+/*
+ * Count INST_RETIRED.ANY_P in user mode on counter 0, armed for PEBS
+ * every PEBS_PERIOD instructions with its save area at @ds, over
+ * work(); then put every register back.  *@status: the global status's
+ * counter 0 and PEBS buffer bits, which the kernel does not clear
+ * (counter 0 does not interrupt, the threshold is out of reach).
+ */
+static void pebs_work(struct __test_metadata *_metadata, int fmt, __u64 ds,
+		      __u64 *status)
+{
+	__u64 ds_old, enable_old, cfg_old = 0, ctrl;
+
+	ASSERT_EQ(0, rdmsr(MSR_DS_AREA, &ds_old));
+	ASSERT_EQ(0, rdmsr(MSR_PEBS_ENABLE, &enable_old));
+	ASSERT_EQ(0, rdmsr(MSR_GLOBAL_CTRL, &ctrl));
+	if (fmt >= 4) {
+		ASSERT_EQ(0, rdmsr(MSR_PEBS_DATA_CFG, &cfg_old));
+		ASSERT_EQ(0, wrmsr(MSR_PEBS_DATA_CFG, 0));
+	}
+	ASSERT_EQ(0, wrmsr(MSR_GLOBAL_STATUS_RESET, 1 | GLOBAL_STATUS_PEBS));
+	ASSERT_EQ(0, wrmsr(MSR_PMC0, (__u32)-PEBS_PERIOD));
+	ASSERT_EQ(0, wrmsr(MSR_EVTSEL0, 0xc0 | EVTSEL_USR | EVTSEL_EN));
+	ASSERT_EQ(0, wrmsr(MSR_DS_AREA, ds));
+	ASSERT_EQ(0, wrmsr(MSR_PEBS_ENABLE, enable_old | 1));
+	ASSERT_EQ(0, wrmsr(MSR_GLOBAL_CTRL, ctrl | 1));
+	work();
+	ASSERT_EQ(0, wrmsr(MSR_GLOBAL_CTRL, ctrl & ~1ULL));
+	ASSERT_EQ(0, wrmsr(MSR_PEBS_ENABLE, enable_old));
+	ASSERT_EQ(0, wrmsr(MSR_EVTSEL0, 0));
+	ASSERT_EQ(0, rdmsr(MSR_GLOBAL_STATUS, status));
+	*status &= 1 | GLOBAL_STATUS_PEBS;
+	wrmsr(MSR_GLOBAL_STATUS_RESET, 1 | GLOBAL_STATUS_PEBS);
+	wrmsr(MSR_PMC0, 0);
+	wrmsr(MSR_DS_AREA, ds_old);
+	if (fmt >= 4)
+		wrmsr(MSR_PEBS_DATA_CFG, cfg_old);
+	wrmsr(MSR_GLOBAL_CTRL, ctrl);
+}
+
+/*
+ * A buffer of 4 records and some 50 overflows: the records fill it and
+ * stop at its absolute maximum, each of counter 0 at an instruction of
+ * this process (most of them in work()); with the threshold past the
+ * end, no buffer interrupt; a record instead of each overflow.
+ */
+TEST_F(regs, intel_pebs_buffer_fills_and_stops)
+{
+	struct pebs_pages p;
+	__u64 status, counters, ip;
+	size_t size;
+	int fmt, i, in_work = 0;
+
+	NEED_REGS();
+	fmt = pebs_format();
+	if (fmt < 0)
+		SKIP(return, "no PEBS");
+	ASSERT_EQ(0, pebs_pages_init(&p, fmt, 4));
+	pebs_work(_metadata, fmt, (uintptr_t)p.ds, &status);
+	size = pebs_record_size(fmt);
+	EXPECT_EQ(p.ds->pebs_max, p.ds->pebs_index)
+		TH_LOG("%llu bytes of records, %zu each",
+		       p.ds->pebs_index - p.ds->pebs_base, size);
+	EXPECT_EQ(0, status) TH_LOG("global status %#llx", status);
+	for (i = 0; i < 4; i++) {
+		pebs_record_fields(fmt, (__u64 *)(p.buf + i * size),
+				   &counters, &ip);
+		EXPECT_EQ(1, counters & 1) TH_LOG("record %d", i);
+		EXPECT_GT(1ULL << 47, ip) TH_LOG("record %d at %#llx", i, ip);
+		in_work += ip >= (uintptr_t)work && ip < (uintptr_t)work + 256;
+	}
+	if (fmt >= 2)
+		EXPECT_LT(0, in_work);
+	munmap(p.map, 2 * p.page);
+}
+
+/*
+ * A buffer the processor cannot write (read-only: its supervisor
+ * writes fault with CR0.WP): no record, the index stays, and the
+ * process and the CPU go on.
+ */
+TEST_F(regs, intel_pebs_read_only_buffer)
+{
+	struct pebs_pages p;
+	__u64 status;
+	int fmt;
+
+	NEED_REGS();
+	fmt = pebs_format();
+	if (fmt < 0)
+		SKIP(return, "no PEBS");
+	ASSERT_EQ(0, pebs_pages_init(&p, fmt, 4));
+	ASSERT_EQ(0, mprotect(p.buf, p.page, PROT_READ));
+	pebs_work(_metadata, fmt, (uintptr_t)p.ds, &status);
+	EXPECT_EQ(p.ds->pebs_base, p.ds->pebs_index);
+	EXPECT_EQ(0, status & GLOBAL_STATUS_PEBS);
+	munmap(p.map, 2 * p.page);
+}
+
+/* A save area at an unmapped address: the records go nowhere. */
+TEST_F(regs, intel_pebs_unmapped_save_area)
+{
+	struct pebs_pages p;
+	__u64 status;
+	int fmt;
+
+	NEED_REGS();
+	fmt = pebs_format();
+	if (fmt < 0)
+		SKIP(return, "no PEBS");
+	ASSERT_EQ(0, pebs_pages_init(&p, fmt, 4));
+	ASSERT_EQ(0, munmap(p.map, 2 * p.page));
+	pebs_work(_metadata, fmt, (uintptr_t)p.ds, &status);
+	EXPECT_EQ(0, status & GLOBAL_STATUS_PEBS);
+}
+
+/*
+ * IA32_DS_AREA takes canonical addresses only; IA32_PEBS_ENABLE's bits
+ * past the counters' are reserved (bit 31; bit 63).  Either write
+ * faults and changes nothing.
+ */
+TEST_F(regs, intel_pebs_reserved_bits_fault)
+{
+	__u64 ds, enable, val;
+	int fmt;
+
+	NEED_REGS();
+	fmt = pebs_format();
+	if (fmt < 0)
+		SKIP(return, "no PEBS");
+	ASSERT_EQ(0, rdmsr(MSR_DS_AREA, &ds));
+	ASSERT_EQ(0, rdmsr(MSR_PEBS_ENABLE, &enable));
+	EXPECT_EQ(-EIO, wrmsr(MSR_DS_AREA, 1ULL << 63));
+	EXPECT_EQ(0, rdmsr(MSR_DS_AREA, &val));
+	EXPECT_EQ(ds, val);
+	EXPECT_EQ(-EIO, wrmsr(MSR_PEBS_ENABLE, enable | 1ULL << 31));
+	EXPECT_EQ(-EIO, wrmsr(MSR_PEBS_ENABLE, enable | 1ULL << 63));
+	EXPECT_EQ(0, rdmsr(MSR_PEBS_ENABLE, &val));
+	EXPECT_EQ(enable, val);
 }
 
 /*
