@@ -26,7 +26,7 @@ kind=${1:-ours}
 # core give it different counters (and in the first boot, with all the
 # tests).
 MODEL_TESTS='hw_* perf_stat_hw_test.sh perf_test_hw_test.sh perf_record_lbr_test.sh'
-MODEL_TESTS="$MODEL_TESTS perf_mem_test.sh"
+MODEL_TESTS="$MODEL_TESTS perf_mem_test.sh perf_c2c_test.sh"
 PMU_TESTS="$MODEL_TESTS $SIGNAL_TESTS"
 HLD_TEST=watchdog_hld_test.sh
 

@@ -14,14 +14,27 @@
  *					a byte a line (perf_mem_test.sh);
  *					prints the array's address and the
  *					size walked first
+ *	hw_loop_workload share N	two threads (on CPUs 0 and 1) take
+ *					N turns to write each its own word
+ *					of hw_shared_line, one 64-byte line,
+ *					after reading the other's: false
+ *					sharing (perf_c2c_test.sh); prints
+ *					the line's address first
+ *	hw_loop_workload emulated	exits 0 on the harness's emulated
+ *					PMU, 1 elsewhere
  *
  * Whatever the program does besides is the same for any N of the same
  * number of digits, so that the difference of two counts is the loops'
  * alone.  Built with frame pointers and symbols for perf report.
  */
+#define _GNU_SOURCE
+#include <pthread.h>
+#include <sched.h>
 #include <stdlib.h>
 #include <string.h>
 #include <stdio.h>
+
+#include "hw_emulated.h"
 
 /* Four instructions, one branch, an iteration; @n must not be 0. */
 #define LOOP(n)						\
@@ -81,10 +94,55 @@ __attribute__((noinline)) unsigned long hw_walk(size_t size)
 	return sum;
 }
 
+/* Two words that two threads write, on one line. */
+struct {
+	volatile unsigned long mine, other;
+} hw_shared_line __attribute__((aligned(64)));
+
+static void pin(int cpu)
+{
+	cpu_set_t set;
+
+	CPU_ZERO(&set);
+	CPU_SET(cpu, &set);
+	sched_setaffinity(0, sizeof(set), &set);	/* may be one CPU */
+}
+
+/*
+ * @n turns: wait for the other thread's word to be @lead behind the
+ * turn (@lead 0: this thread goes first), then write the turn's number
+ * to its own.  Each read that sees the other's write finds the line
+ * modified in the other CPU's cache (a HITM), whatever the two threads'
+ * speeds.
+ */
+__attribute__((noinline)) void hw_share(volatile unsigned long *mine,
+					volatile unsigned long *theirs,
+					unsigned long n, unsigned long lead)
+{
+	unsigned long i;
+
+	for (i = 1; i <= n; i++) {
+		while (*theirs != i - 1 + lead)
+			;
+		*mine = i;
+	}
+}
+
+static void *other_thread(void *arg)
+{
+	pin(1);
+	hw_share(&hw_shared_line.other, &hw_shared_line.mine,
+		 *(unsigned long *)arg, 1);
+	return NULL;
+}
+
 int main(int argc, char **argv)
 {
 	unsigned long n, i;
+	pthread_t other;
 
+	if (argc == 2 && !strcmp(argv[1], "emulated"))
+		return !hw_emulated_pmu();
 	if (argc != 3)
 		goto usage;
 	n = strtoul(argv[2], NULL, 10);
@@ -106,6 +164,16 @@ int main(int argc, char **argv)
 			hw_walk(size);
 		return 0;
 	}
+	if (!strcmp(argv[1], "share")) {
+		printf("hw_shared_line %p\n", (void *)&hw_shared_line);
+		fflush(stdout);
+		pin(0);
+		if (pthread_create(&other, NULL, other_thread, &n))
+			return 1;
+		hw_share(&hw_shared_line.mine, &hw_shared_line.other, n, 0);
+		pthread_join(other, NULL);
+		return 0;
+	}
 	if (!strcmp(argv[1], "two")) {
 		for (i = 0; i < n; i++) {
 			hw_cold();
@@ -114,6 +182,7 @@ int main(int argc, char **argv)
 		return 0;
 	}
 usage:
-	fprintf(stderr, "usage: %s loop|two|walk N\n", argv[0]);
+	fprintf(stderr, "usage: %s loop|two|walk|share N, or %s emulated\n",
+		argv[0], argv[0]);
 	return 2;
 }

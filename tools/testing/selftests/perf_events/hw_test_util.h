@@ -32,6 +32,7 @@
 #include <sys/ioctl.h>
 
 #include "perf_test_util.h"
+#include "hw_emulated.h"
 
 #define HW_PMU_ROOT	"/sys/bus/event_source/devices/"
 
@@ -151,21 +152,6 @@ static inline enum hw_vendor hw_vendor(void)
 	if (ebx == 0x6f677948 && edx == 0x6e65476e && ecx == 0x656e6975)
 		return HW_VENDOR_AMD;
 	return HW_VENDOR_OTHER;
-}
-
-/*
- * Whether the CPU is QEMU's TCG (hypervisor signature "TCGTCGTCGTCG"):
- * the harness's emulated PMU, whose model of the pipeline is simpler
- * than silicon's and which tests may hold to it.
- */
-static inline bool hw_emulated_pmu(void)
-{
-	unsigned int eax, ebx, ecx, edx;
-
-	if (!__get_cpuid(1, &eax, &ebx, &ecx, &edx) || !(ecx & (1U << 31)))
-		return false;
-	__cpuid(0x40000000, eax, ebx, ecx, edx);
-	return ebx == 0x54474354 && ecx == 0x43544743 && edx == 0x47435447;
 }
 
 /* The family and model CPUID leaf 1 gives, with their extensions. */

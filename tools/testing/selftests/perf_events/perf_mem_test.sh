@@ -29,7 +29,7 @@ mkdir -p "$tmp"
 export HOME=$tmp
 workload=$dir/hw_loop_workload
 
-if ! grep -q 'hypervisor' /proc/cpuinfo; then
+if ! "$workload" emulated; then
 	rm -rf "$tmp"
 	tap_skip_each 3 "the levels are the emulated caches'"
 fi
