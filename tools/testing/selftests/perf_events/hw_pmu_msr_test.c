@@ -514,6 +514,19 @@ static int pebs_pages_init(struct pebs_pages *p, int fmt, int records)
 }
 
 /*
+ * What each test of the PEBS buffer starts with: skip without PEBS; or
+ * the record format in the test's fmt, and in @p a save area and a
+ * buffer of 4 records.
+ */
+#define NEED_PEBS(p) do {					\
+	NEED_REGS();						\
+	fmt = pebs_format();					\
+	if (fmt < 0)						\
+		SKIP(return, "no PEBS");			\
+	ASSERT_EQ(0, pebs_pages_init(p, fmt, 4));		\
+} while (0)
+
+/*
  * Count INST_RETIRED.ANY_P in user mode on counter 0, armed for PEBS
  * every PEBS_PERIOD instructions with its save area at @ds, over
  * work(); then put every register back.  *@status: the global status's
@@ -565,11 +578,7 @@ TEST_F(regs, intel_pebs_buffer_fills_and_stops)
 	size_t size;
 	int fmt, i, in_work = 0;
 
-	NEED_REGS();
-	fmt = pebs_format();
-	if (fmt < 0)
-		SKIP(return, "no PEBS");
-	ASSERT_EQ(0, pebs_pages_init(&p, fmt, 4));
+	NEED_PEBS(&p);
 	pebs_work(_metadata, fmt, (uintptr_t)p.ds, &status);
 	size = pebs_record_size(fmt);
 	EXPECT_EQ(p.ds->pebs_max, p.ds->pebs_index)
@@ -599,11 +608,7 @@ TEST_F(regs, intel_pebs_read_only_buffer)
 	__u64 status;
 	int fmt;
 
-	NEED_REGS();
-	fmt = pebs_format();
-	if (fmt < 0)
-		SKIP(return, "no PEBS");
-	ASSERT_EQ(0, pebs_pages_init(&p, fmt, 4));
+	NEED_PEBS(&p);
 	ASSERT_EQ(0, mprotect(p.buf, p.page, PROT_READ));
 	pebs_work(_metadata, fmt, (uintptr_t)p.ds, &status);
 	EXPECT_EQ(p.ds->pebs_base, p.ds->pebs_index);
@@ -618,11 +623,7 @@ TEST_F(regs, intel_pebs_unmapped_save_area)
 	__u64 status;
 	int fmt;
 
-	NEED_REGS();
-	fmt = pebs_format();
-	if (fmt < 0)
-		SKIP(return, "no PEBS");
-	ASSERT_EQ(0, pebs_pages_init(&p, fmt, 4));
+	NEED_PEBS(&p);
 	ASSERT_EQ(0, munmap(p.map, 2 * p.page));
 	pebs_work(_metadata, fmt, (uintptr_t)p.ds, &status);
 	EXPECT_EQ(0, status & GLOBAL_STATUS_PEBS);

@@ -23,24 +23,12 @@ dir=$(dirname "$0")
 tap_require perf
 hw_require 3
 
-tmp=/tmp/perf_c2c_test.$$
-mkdir -p "$tmp"
-export HOME=$tmp
+perf_scratch perf_c2c_test
 workload=$dir/hw_loop_workload
-
-if ! "$workload" emulated; then
-	rm -rf "$tmp"
-	tap_skip_each 3 "the HITMs are the emulated caches'"
-fi
-if [ "$(grep -c '^processor' /proc/cpuinfo)" -lt 2 ]; then
-	rm -rf "$tmp"
-	tap_skip_each 3 "one CPU"
-fi
-if ! hw_unthrottled perf c2c record -u -o "$tmp/probe.data" true \
-	>"$tmp/probe" 2>&1; then
-	rm -rf "$tmp"
-	tap_skip_each 3 "perf c2c record refused (no PEBS on this PMU)"
-fi
+perf_probe 3 "the HITMs are the emulated caches'" "$workload" emulated
+perf_probe 3 "one CPU" test "$(grep -c '^processor' /proc/cpuinfo)" -ge 2
+perf_probe 3 "perf c2c record refused (no PEBS on this PMU)" \
+	hw_unthrottled perf c2c record -u -o "$tmp/probe.data" true
 tap_plan 3
 
 # 1: 5000 turns, two HITMs a turn (perf c2c record passes -u, all-user,

@@ -24,20 +24,11 @@ dir=$(dirname "$0")
 tap_require perf
 hw_require 3
 
-tmp=/tmp/perf_mem_test.$$
-mkdir -p "$tmp"
-export HOME=$tmp
+perf_scratch perf_mem_test
 workload=$dir/hw_loop_workload
-
-if ! "$workload" emulated; then
-	rm -rf "$tmp"
-	tap_skip_each 3 "the levels are the emulated caches'"
-fi
-if ! hw_unthrottled perf mem -t load record -o "$tmp/probe.data" true \
-	>"$tmp/probe" 2>&1; then
-	rm -rf "$tmp"
-	tap_skip_each 3 "perf mem record refused (no PEBS on this PMU)"
-fi
+perf_probe 3 "the levels are the emulated caches'" "$workload" emulated
+perf_probe 3 "perf mem record refused (no PEBS on this PMU)" \
+	hw_unthrottled perf mem -t load record -o "$tmp/probe.data" true
 tap_plan 3
 
 # 1: three walks of 8 MiB, 131072 loads each: about 390 samples (perf

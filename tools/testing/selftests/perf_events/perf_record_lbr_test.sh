@@ -25,17 +25,12 @@ dir=$(dirname "$0")
 tap_require perf
 hw_require 3
 
-tmp=/tmp/perf_record_lbr_test.$$
-mkdir -p "$tmp"
-export HOME=$tmp
+perf_scratch perf_record_lbr_test
 workload=$dir/hw_loop_workload
 ev=$(hw_event instructions u)
 
-if ! hw_pinned perf record -q -b -e "$ev" -o "$tmp/probe.data" true \
-	>"$tmp/probe" 2>&1; then
-	rm -rf "$tmp"
-	tap_skip_each 3 "no branch stack on this PMU (perf record -b refused)"
-fi
+perf_probe 3 "no branch stack on this PMU (perf record -b refused)" \
+	hw_pinned perf record -q -b -e "$ev" -o "$tmp/probe.data" true
 tap_plan 3
 
 # The cycles an entry of the hot loop has: the LBR format is in

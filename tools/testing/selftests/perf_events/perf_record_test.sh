@@ -17,9 +17,7 @@ workload=$dir/perf_record_workload
 tap_require perf
 tap_plan 5
 
-tmp=/tmp/perf_record_test.$$
-mkdir -p "$tmp"
-export HOME=$tmp
+perf_scratch perf_record_test
 
 # 1, 2: cpu-clock samples with call chains name the workload's functions.
 ok=1

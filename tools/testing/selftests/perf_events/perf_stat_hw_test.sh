@@ -25,9 +25,7 @@ tap_require perf
 hw_require 6
 tap_plan 6
 
-tmp=/tmp/perf_stat_hw_test.$$
-mkdir -p "$tmp"
-export HOME=$tmp
+perf_scratch perf_stat_hw_test
 
 # perf stat -x, of events $1 on the workload's arguments $2...: the
 # values into $tmp/stat.

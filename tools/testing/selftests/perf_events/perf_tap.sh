@@ -45,6 +45,27 @@ tap_plan() {
 	echo "1..$1"
 }
 
+# A scratch directory, $tmp, for the perf.data files and what the tests
+# keep, named for the test $1 and this shell; it is also HOME, where perf
+# keeps its configuration and build-id cache.  The caller removes $tmp
+# as it ends.
+perf_scratch() {
+	tmp=/tmp/$1.$$
+	mkdir -p "$tmp"
+	export HOME="$tmp"
+}
+
+# Run the command $3... (its output into $tmp/probe); if it fails,
+# remove $tmp and skip each of the file's $1 tests with the reason $2.
+perf_probe() {
+	probe_tests=$1
+	probe_why=$2
+	shift 2
+	"$@" >"$tmp/probe" 2>&1 && return 0
+	rm -rf "$tmp"
+	tap_skip_each "$probe_tests" "$probe_why"
+}
+
 # Show the first $2 (default 40) lines of file $1 as TAP comments.
 show() {
 	sed 's/^/# /' "$1" | head -n "${2:-40}"

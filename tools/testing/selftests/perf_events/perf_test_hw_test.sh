@@ -18,9 +18,7 @@ tap_require perf
 hw_require 3
 tap_plan 3
 
-tmp=/tmp/perf_test_hw_test.$$
-mkdir -p "$tmp"
-export HOME=$tmp
+perf_scratch perf_test_hw_test
 
 # perf test "$1": passed if perf says Ok (not Skip, not FAILED).
 perf_test() {

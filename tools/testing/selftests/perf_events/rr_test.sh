@@ -30,9 +30,8 @@ tap_require rr
 [ -d /sys/bus/event_source/devices/cpu ] ||
 	tap_skip_each 3 "no hardware PMU (no /sys/bus/event_source/devices/cpu)"
 
-tmp=/tmp/rr_test.$$
-mkdir -p "$tmp"
-export HOME=$tmp _RR_TRACE_DIR=$tmp/traces
+perf_scratch rr_test
+export _RR_TRACE_DIR="$tmp/traces"
 paranoid=/proc/sys/kernel/perf_event_paranoid
 old_paranoid=$(cat $paranoid)
 # rr wants the kernel's counts of the process alone; 1 lets it have them.
