@@ -124,7 +124,7 @@ pmu_cpu() {
 	silvermont) echo "$i,model=55,stepping=8,pmu-version=3,pmu-gp-counters=2,pmu-width=40,$nofw,$atom,$(pmu_lbr 8 3),$lbr_core2" ;;
 	goldmont) echo "$i,model=92,stepping=9,pmu-version=4,$atom,$(pmu_lbr 32 5)" ;;
 	goldmontplus) echo "$i,model=122,stepping=1,pmu-version=4,$atom,$(pmu_lbr 32 6)" ;;
-	tremont) echo "$i,model=150,stepping=1,pmu-version=5,$atom" ;;
+	tremont) echo "$i,model=150,stepping=1,pmu-version=5,$atom,$(pmu_lbr 32 7)" ;;
 	gracemont) echo "$i,model=190,stepping=0,pmu-version=5,pmu-gp-counters=6,$atom,$arch_lbr" ;;
 	sandybridge) echo "$i,model=42,stepping=7,pmu-version=3,$(pmu_lbr 16 3)" ;;
 	ivybridge) echo "$i,model=58,stepping=9,pmu-version=3,$(pmu_lbr 16 3)" ;;

@@ -11,7 +11,7 @@
  *    they ran, the newest the one whose target the sample's IP follows;
  *    with PERF_SAMPLE_BRANCH_TYPE_SAVE each has its type, and each its
  *    cycles since the entry before it where the LBR format has them (5,
- *    6 and the architectural LBR's; 0 in the others): the emulated
+ *    6, 7 and the architectural LBR's; 0 in the others): the emulated
  *    PMU's model retires an instruction a cycle, so those are the
  *    instructions from the previous branch's target to this branch,
  *    inclusive (1, 1, 1, 2), exactly those in nearly all (9 in 10).
@@ -215,6 +215,7 @@ struct run {
 #define LBR_FORMAT_EIP_FLAGS2	4
 #define LBR_FORMAT_INFO		5
 #define LBR_FORMAT_TIME		6
+#define LBR_FORMAT_INFO2	7
 #define LBR_FORMAT_ARCH		0x3f
 
 static int msr_rw(int fd, __u32 msr, __u64 *val, bool write)
@@ -258,7 +259,8 @@ static int lbr_has_cycles(void)
 	if (fmt == LBR_FORMAT_ARCH)
 		return __get_cpuid_count(0x1c, 0, &eax, &ebx, &ecx, &edx) &&
 		       (ecx & 2);
-	return fmt == LBR_FORMAT_INFO || fmt == LBR_FORMAT_TIME;
+	return fmt == LBR_FORMAT_INFO || fmt == LBR_FORMAT_TIME ||
+	       fmt == LBR_FORMAT_INFO2;
 }
 
 static bool lbr_model_core2(unsigned int model)
@@ -440,7 +442,7 @@ static int lbr_has_mispredict(void)
 		return -1;
 	return fmt == LBR_FORMAT_EIP_FLAGS || fmt == LBR_FORMAT_EIP_FLAGS2 ||
 	       fmt == LBR_FORMAT_INFO || fmt == LBR_FORMAT_TIME ||
-	       fmt == LBR_FORMAT_ARCH;
+	       fmt == LBR_FORMAT_INFO2 || fmt == LBR_FORMAT_ARCH;
 }
 
 /*
@@ -657,8 +659,9 @@ struct lbr_reg {
  * LBR format @fmt lays them out: an address in FROM and TO, bits 63:48
  * the sign of bit 47, but the flags of FROM (bit 63 from format 3,
  * where TSX's bits 62:61 of format 4 are written as the sign) and the
- * cycles in TO's bits 63:48 in format 6; INFO in format 5.  Returns the
- * number of registers in @r.
+ * cycles in TO's bits 63:48 in format 6; INFO in format 5, and in
+ * format 7 without TSX's bits (62:61).  Returns the number of registers
+ * in @r.
  */
 static int lbr_regs(struct lbr_reg *r, int fmt, bool core2, bool select)
 {
@@ -694,6 +697,9 @@ static int lbr_regs(struct lbr_reg *r, int fmt, bool core2, bool select)
 	if (fmt == LBR_FORMAT_INFO)
 		r[n++] = (struct lbr_reg){ MSR_LBR_INFO_0 + 3,
 					   (1ULL << 63) | 0x1234, 1ULL << 40 };
+	if (fmt == LBR_FORMAT_INFO2)
+		r[n++] = (struct lbr_reg){ MSR_LBR_INFO_0 + 3,
+					   (1ULL << 63) | 0x1234, 1ULL << 62 };
 	return n;
 }
 
@@ -734,8 +740,8 @@ TEST(registers_restore_and_fault)
 	fmt = lbr_format();
 	if (fmt < 0)
 		SKIP(return, "cannot read PERF_CAPABILITIES (CONFIG_X86_MSR)");
-	if (fmt < 1 || fmt > LBR_FORMAT_TIME)
-		SKIP(return, "no model-specific LBR of format 1 to 6");
+	if (fmt < 1 || fmt > LBR_FORMAT_INFO2)
+		SKIP(return, "no model-specific LBR of format 1 to 7");
 	hw_cpu_family_model(&family, &model);
 	/* Core 2's and the Atoms' before Goldmont are at 0x40 and 0x60. */
 	core2 = family == 6 && (lbr_model_core2(model) ||

@@ -7,7 +7,7 @@
 #    branch (hw_hot to hw_hot) the most samples, and nearly every sample
 #    in hw_hot (all but those taken early in a round of it) has that
 #    branch, back to the loop's top, in every entry of its stack, four
-#    cycles apart where the LBR format has cycles (5, 6, and 0x3f, the
+#    cycles apart where the LBR format has cycles (5, 6, 7 and 0x3f, the
 #    architectural LBR, whose entries the emulation times; its model
 #    retires an instruction a cycle, and the loop is four), 0 where it
 #    has none;
@@ -39,7 +39,7 @@ caps=$(dd if=/dev/cpu/0/msr bs=8 count=1 skip=$((0x345)) iflag=skip_bytes \
 	2>/dev/null | od -An -tu8 | tr -d ' ')
 case "$caps" in
 '') cycles='4|0' ;;
-*) case $((caps % 64)) in 5|6|63) cycles=4 ;; *) cycles=0 ;; esac ;;
+*) case $((caps % 64)) in 5|6|7|63) cycles=4 ;; *) cycles=0 ;; esac ;;
 esac
 
 # perf record -b: the first line of the branch view, then the stacks
