@@ -15,7 +15,10 @@
  * iteration + k instructions in, is a whole number of periods after any
  * other sample's.  An IP one off, or registers from before or after the
  * instruction, break the first; a counter reloaded late, or a sample
- * lost, the second.
+ * lost, the second.  Except rarely: a task switched out one event short
+ * of its sample comes back two short (both kernels never program a
+ * counter one short of overflowing), so a few pairs may be a whole
+ * number of periods and one apart.
  *
  * Each of instructions and cycles (the emulated PMU's model retires an
  * instruction a cycle: QEMU patch 19), at each precise level, once with
@@ -243,6 +246,7 @@ struct exactness {
 	int regs_agree;		/* ... whose RAX is as it left it */
 	int pairs;		/* consecutive such samples */
 	int whole_periods;	/* ... a whole number of periods apart */
+	int one_over;		/* ... one more: restarted one short */
 };
 
 static void check_run(struct __test_metadata *_metadata,
@@ -277,7 +281,13 @@ static void check_run(struct __test_metadata *_metadata,
 		place = iteration * PEBS_INSNS + k;
 		if (have_prev) {
 			x->pairs++;
-			x->whole_periods += (place - prev) % HW_ASM_PERIOD == 0;
+			if ((place - prev) % HW_ASM_PERIOD == 0)
+				x->whole_periods++;
+			else if ((place - prev) % HW_ASM_PERIOD == 1)
+				x->one_over++;
+			else if (x->pairs - x->whole_periods - x->one_over <= 3)
+				TH_LOG("sample %d: %llu instructions after the one before",
+				       i, place - prev);
 		}
 		prev = place;
 		have_prev = 1;
@@ -322,9 +332,13 @@ static void expect_exact(struct __test_metadata *_metadata, __u64 config,
 			TH_LOG("%s precise_ip %d: %d of %d samples with its registers",
 			       what, precise, x.regs_agree, x.in_incs);
 		}
-		EXPECT_EQ(x.pairs, x.whole_periods) {
+		EXPECT_EQ(x.pairs, x.whole_periods + x.one_over) {
 			TH_LOG("%s precise_ip %d: %d of %d samples a whole number of periods apart",
 			       what, precise, x.whole_periods, x.pairs);
+		}
+		EXPECT_GE(3, x.one_over) {
+			TH_LOG("%s precise_ip %d: %d of %d samples a period and one apart",
+			       what, precise, x.one_over, x.pairs);
 		}
 	}
 	if (!tried)
