@@ -10,9 +10,9 @@
  *    L1_MISS and L2_HIT, L1D.REPLACEMENT; on AMD, whose
  *    cache-references and cache-misses are L2's requests and misses, a
  *    reference a load and no miss, and L1-dcache-load-misses; on Intel
- *    the event behind L1-dcache-load-misses is the model's choice,
- *    L2_RQSTS on Alder Lake's big cores, which the emulation does not
- *    count); skipped where a way of L1 is larger than a page (QEMU's
+ *    L1-dcache-load-misses too, whichever event the model has for it:
+ *    L1D.REPLACEMENT, Core 2's L1D_CACHE_LD, Golden Cove's L2_RQSTS);
+ *    skipped where a way of L1 is larger than a page (QEMU's
  *    AMD geometry: 64 KiB in 2 ways), since which lines share a set
  *    then depends on the physical pages the array got;
  *  - an array of twice the L2 cache's size (less than the L3 cache's):
@@ -20,7 +20,9 @@
  *    (cache-references, the architectural LLC reference event), and
  *    finds it there (L3_HIT; cache-misses, the LLC miss event, counts
  *    next to nothing); on AMD an L1 access, an L1 miss, an L2 request
- *    (cache-references) and an L2 miss (cache-misses) a load.  Every
+ *    (cache-references) and an L2 miss (cache-misses) a load; where
+ *    6.1's LLC-load-misses is L2's (Core 2 and Bonnell's L2_LD, AMD's
+ *    families before 17h), an LLC load miss a load.  Every
  *    load but those whose lines stay in L2: L2 is indexed by physical
  *    address, and a set that no more of the array's lines share than it
  *    has ways keeps them (the test reads the array's frames from
@@ -63,6 +65,21 @@ static bool intel_core(void)
 	       !hw_model_nehalem(model);
 }
 
+/*
+ * Core 2 (perfmon version 2) and Bonnell, whose last level is L2: 6.1
+ * counts their LLC events with L2_LD.  (From Nehalem on it programs
+ * OFFCORE_RESPONSE, which the emulation does not have.)
+ */
+static bool intel_before_nehalem(void)
+{
+	unsigned int family, model, eax, ebx, ecx, edx;
+
+	hw_cpu_family_model(&family, &model);
+	return hw_vendor() == HW_VENDOR_INTEL && family == 6 &&
+	       ((__get_cpuid(0xa, &eax, &ebx, &ecx, &edx) &&
+		 (eax & 0xff) == 2) || hw_model_bonnell(model));
+}
+
 #define HW_CACHE(c, op, r) (PERF_COUNT_HW_CACHE_##c |			\
 	(PERF_COUNT_HW_CACHE_OP_##op << 8) |				\
 	(PERF_COUNT_HW_CACHE_RESULT_##r << 16))
@@ -72,11 +89,11 @@ static bool intel_core(void)
  * @stores, stores), counting each of @ev (where it opens) by the
  * difference method: @per_line percent of a count an access (of an
  * access that misses L2, for an event of L2's misses), within 1% of a
- * count an access.
+ * count an access.  Returns how many of them opened.
  */
-static void expect_strided_walk(struct __test_metadata *_metadata,
-				size_t size, size_t stride, bool stores,
-				const struct cache_event *ev, int n)
+static int expect_strided_walk(struct __test_metadata *_metadata,
+			       size_t size, size_t stride, bool stores,
+			       const struct cache_event *ev, int n)
 {
 	__u64 lines = size / stride, c1, c2, expected;
 	int i, fd, tested = 0;
@@ -115,15 +132,14 @@ static void expect_strided_walk(struct __test_metadata *_metadata,
 		tested++;
 	}
 	walk_fini(&w);
-	if (!tested)
-		SKIP(return, "none of the events opens here");
+	return tested;
 }
 
 /* A walk of @size's lines with loads, as expect_strided_walk(). */
-static void expect_walk(struct __test_metadata *_metadata, size_t size,
-			const struct cache_event *ev, int n)
+static int expect_walk(struct __test_metadata *_metadata, size_t size,
+		       const struct cache_event *ev, int n)
 {
-	expect_strided_walk(_metadata, size, LINE, false, ev, n);
+	return expect_strided_walk(_metadata, size, LINE, false, ev, n);
 }
 
 #define HW_SKIP_WITHOUT_CACHES() do {					\
@@ -146,6 +162,10 @@ static const struct cache_event amd_l1_walk[] = {
 
 TEST(l1_misses_hit_l2)
 {
+	const struct cache_event l1_misses[] = {
+		{ PERF_TYPE_HW_CACHE, HW_CACHE(L1D, READ, MISS),
+		  "L1-dcache-load-misses", 100 },
+	};
 	const struct cache_event core[] = {
 		{ PERF_TYPE_RAW, 0x08d1, "MEM_LOAD_RETIRED.L1_MISS", 100 },
 		{ PERF_TYPE_RAW, 0x02d1, "MEM_LOAD_RETIRED.L2_HIT", 100 },
@@ -153,6 +173,7 @@ TEST(l1_misses_hit_l2)
 		{ PERF_TYPE_RAW, 0x0151, "L1D.REPLACEMENT", 100 },
 	};
 	size_t l1 = cache_size(0);
+	int tested = 0;
 
 	HW_SKIP_WITHOUT_CACHES();
 	if (!l1)
@@ -166,12 +187,16 @@ TEST(l1_misses_hit_l2)
 	if (cache_info(0, "number_of_sets") * LINE > (unsigned long)getpagesize())
 		SKIP(return, "a way of L1 is larger than a page");
 	if (hw_vendor() == HW_VENDOR_AMD)
-		expect_walk(_metadata, 2 * l1, amd_l1_walk,
-			    ARRAY_SIZE(amd_l1_walk));
+		tested += expect_walk(_metadata, 2 * l1, amd_l1_walk,
+				      ARRAY_SIZE(amd_l1_walk));
 	else if (intel_core())
-		expect_walk(_metadata, 2 * l1, core, ARRAY_SIZE(core));
-	else
-		SKIP(return, "MEM_LOAD_RETIRED is the cores' from Sandy Bridge");
+		tested += expect_walk(_metadata, 2 * l1, core,
+				      ARRAY_SIZE(core));
+	if (hw_vendor() == HW_VENDOR_INTEL)
+		tested += expect_walk(_metadata, 2 * l1, l1_misses,
+				      ARRAY_SIZE(l1_misses));
+	if (!tested)
+		SKIP(return, "none of the events opens here");
 }
 
 TEST(l2_misses_hit_l3)
@@ -187,6 +212,11 @@ TEST(l2_misses_hit_l3)
 		{ PERF_TYPE_HARDWARE, PERF_COUNT_HW_CACHE_MISSES,
 		  "cache-misses", 0 },
 	};
+	/* Core 2's and Bonnell's: their L2's load misses. */
+	const struct cache_event l2_load_misses[] = {
+		{ PERF_TYPE_HW_CACHE, HW_CACHE(LL, READ, MISS),
+		  "LLC-load-misses (L2's)", 100, true },
+	};
 	const struct cache_event amd[] = {
 		{ PERF_TYPE_HARDWARE, PERF_COUNT_HW_CACHE_REFERENCES,
 		  "cache-references (L2 requests)", 100 },
@@ -196,19 +226,30 @@ TEST(l2_misses_hit_l3)
 		  "L1-dcache-loads", 100 },
 		{ PERF_TYPE_HW_CACHE, HW_CACHE(L1D, READ, MISS),
 		  "L1-dcache-load-misses", 100 },
+		/* Family 10h's and 15h's: L2's misses too. */
+		{ PERF_TYPE_HW_CACHE, HW_CACHE(LL, READ, MISS),
+		  "LLC-load-misses (L2 misses)", 100, true },
 	};
 	size_t l2 = cache_size(2), l3 = cache_size(3);
+	int tested = 0;
 
 	HW_SKIP_WITHOUT_CACHES();
 	if (!l2 || l3 < 4 * l2)
 		SKIP(return, "no L2, or no L3 of 4 times its size");
 	if (hw_vendor() == HW_VENDOR_AMD) {
-		expect_walk(_metadata, 2 * l2, amd, ARRAY_SIZE(amd));
-		return;
+		tested += expect_walk(_metadata, 2 * l2, amd, ARRAY_SIZE(amd));
+	} else {
+		if (intel_core())
+			tested += expect_walk(_metadata, 2 * l2, core,
+					      ARRAY_SIZE(core));
+		if (intel_before_nehalem())
+			tested += expect_walk(_metadata, 2 * l2,
+					      l2_load_misses,
+					      ARRAY_SIZE(l2_load_misses));
+		tested += expect_walk(_metadata, 2 * l2, llc, ARRAY_SIZE(llc));
 	}
-	if (intel_core())
-		expect_walk(_metadata, 2 * l2, core, ARRAY_SIZE(core));
-	expect_walk(_metadata, 2 * l2, llc, ARRAY_SIZE(llc));
+	if (!tested)
+		SKIP(return, "none of the events opens here");
 }
 
 /*
@@ -246,25 +287,30 @@ TEST(dtlb_misses)
 	};
 	unsigned int family, model;
 	size_t page = getpagesize();
+	int tested = 0;
 
 	HW_SKIP_WITHOUT_CACHES();
 	hw_cpu_family_model(&family, &model);
-	expect_strided_walk(_metadata, 128 * page, page, false, stlb_hits,
-			    ARRAY_SIZE(stlb_hits));
+	tested += expect_strided_walk(_metadata, 128 * page, page, false,
+				      stlb_hits, ARRAY_SIZE(stlb_hits));
 	if (hw_vendor() == HW_VENDOR_AMD && family >= 0x17)
-		expect_strided_walk(_metadata, 128 * page, page, false, zen,
-				    ARRAY_SIZE(zen));
+		tested += expect_strided_walk(_metadata, 128 * page, page,
+					      false, zen, ARRAY_SIZE(zen));
 	/* Skylake and Ice Lake's client and server models. */
 	if (intel_core() && (model == 0x5e || model == 0x55 || model == 0x7e ||
 			     model == 0x6a))
-		expect_strided_walk(_metadata, 128 * page, page, false,
-				    skylake, ARRAY_SIZE(skylake));
-	expect_strided_walk(_metadata, 3072 * page, page, false, walks,
-			    ARRAY_SIZE(walks));
+		tested += expect_strided_walk(_metadata, 128 * page, page,
+					      false, skylake,
+					      ARRAY_SIZE(skylake));
+	tested += expect_strided_walk(_metadata, 3072 * page, page, false,
+				      walks, ARRAY_SIZE(walks));
 	/* AMD's DTLB events count loads and stores alike. */
 	if (hw_vendor() == HW_VENDOR_INTEL)
-		expect_strided_walk(_metadata, 3072 * page, page, true,
-				    store_walks, ARRAY_SIZE(store_walks));
+		tested += expect_strided_walk(_metadata, 3072 * page, page,
+					      true, store_walks,
+					      ARRAY_SIZE(store_walks));
+	if (!tested)
+		SKIP(return, "none of the events opens here");
 }
 
 TEST_HARNESS_MAIN
