@@ -10,7 +10,9 @@
 . "$(dirname "$0")/lib.sh"
 export HARNESS_ICOUNT=1 HARNESS_DETERMINISTIC=1
 arch='perf stat -x, -e instructions:u,branches:u,instructions,cycles,branches -- ls / >/dev/null'
-model='perf stat -x, -e cache-misses:u,branch-misses:u,L1-dcache-load-misses:u,LLC-load-misses:u,dTLB-load-misses:u -- /tests/hw_loop_workload walk 3 >/dev/null'
+model='perf stat -x, -e cache-misses:u,branch-misses:u,L1-dcache-load-misses:u,dTLB-load-misses:u -- /tests/hw_loop_workload walk 3 >/dev/null;'
+# Apart, on the four counters: the off-core response events.
+model="$model"' perf stat -x, -e LLC-loads:u,LLC-load-misses:u -- /tests/hw_loop_workload walk 3 >/dev/null'
 
 # Boot twice on flavour $1 running $2 (named $3): are the counts equal?
 same_twice() {

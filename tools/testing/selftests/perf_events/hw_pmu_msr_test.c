@@ -14,7 +14,8 @@
  * counters written whole, PerfMonV2 status and status-clear.  Both: the
  * registers a PMU of the shape CPUID gives does not have fault; Intel's
  * topdown slots and performance metrics where PERF_CAPABILITIES has them;
- * the load latency threshold where it has PEBS (from format 1).  PEBS
+ * the load latency threshold where it has PEBS (from format 1); the
+ * offcore response registers of the models from Nehalem.  PEBS
  * programmed badly: a buffer that fills stops taking records, a
  * threshold past its end raises no interrupt, a read-only buffer or an
  * unmapped save area loses the records and nothing else, a
@@ -51,6 +52,7 @@
 #define MSR_PERF_CAPABILITIES	0x345
 #define MSR_PERF_METRICS	0x329
 #define MSR_PEBS_LD_LAT		0x3f6
+#define MSR_OFFCORE_RSP_0	0x1a6
 #define MSR_MISC_ENABLE		0x1a0
 #define MISC_PEBS_UNAVAIL	(1ULL << 12)
 #define MSR_DS_AREA		0x600
@@ -428,6 +430,83 @@ TEST_F(regs, intel_load_latency_threshold)
 	EXPECT_EQ(0, rdmsr(MSR_PEBS_LD_LAT, &val));
 	EXPECT_EQ(0xffff, val);
 	EXPECT_EQ(0, wrmsr(MSR_PEBS_LD_LAT, old));
+}
+
+/* The family 6 model of an Intel CPU, 0 for another. */
+static unsigned int intel_model(void)
+{
+	unsigned int eax, ebx, ecx, edx;
+
+	if (!vendor_is("GenuineIntel"))
+		return 0;
+	__cpuid(1, eax, ebx, ecx, edx);
+	if (((eax >> 8) & 0xf) != 6)
+		return 0;
+	return ((eax >> 4) & 0xf) | ((eax >> 12) & 0xf0);
+}
+
+/*
+ * The bits of MSR_OFFCORE_RSP_0 and _1 (Intel SDM vol. 3B, "Off-core
+ * Response Performance Monitoring") on the models whose layouts the
+ * emulation has: Nehalem's and Westmere's 16 (Nehalem has no
+ * MSR_OFFCORE_RSP_1), Sandy Bridge's to Ice Lake's 38.  0 for another
+ * model; *@two, whether it has both MSRs.
+ */
+static __u64 offcore_bits(bool *two)
+{
+	static const unsigned int nehalem[] = { 0x1a, 0x1e, 0x1f, 0x2e };
+	static const unsigned int westmere[] = { 0x25, 0x2c, 0x2f };
+	static const unsigned int later[] = {
+		0x2a, 0x2d, 0x3a, 0x3e, 0x3c, 0x3f, 0x45, 0x46, 0x3d, 0x47,
+		0x4f, 0x56, 0x4e, 0x5e, 0x55, 0x8e, 0x9e, 0xa5, 0xa6, 0x7d,
+		0x7e, 0x6a, 0x6c, 0x8c, 0x8d, 0xa7,
+	};
+	unsigned int m = intel_model(), i;
+
+	*two = true;
+	for (i = 0; i < ARRAY_SIZE(nehalem); i++)
+		if (m == nehalem[i]) {
+			*two = false;
+			return 0xffff;
+		}
+	for (i = 0; i < ARRAY_SIZE(westmere); i++)
+		if (m == westmere[i])
+			return 0xffff;
+	for (i = 0; i < ARRAY_SIZE(later); i++)
+		if (m == later[i])
+			return (1ULL << 38) - 1;
+	return 0;
+}
+
+/*
+ * MSR_OFFCORE_RSP_0 and _1 (0x1a6, 0x1a7) hold what is written to their
+ * bits, and fault on a reserved one, keeping their value; Nehalem's
+ * model has the first alone.
+ */
+TEST_F(regs, intel_offcore_response_registers)
+{
+	__u64 bits, old, val;
+	bool two;
+	int i;
+
+	NEED_REGS();
+	bits = offcore_bits(&two);
+	if (!bits)
+		SKIP(return, "not a model with a known offcore response layout");
+	if (rdmsr(MSR_OFFCORE_RSP_0, &old))
+		SKIP(return, "no MSR_OFFCORE_RSP_0 (a hypervisor without it)");
+	if (!two)
+		EXPECT_FAULTS(MSR_OFFCORE_RSP_0 + 1);
+	for (i = 0; i < (two ? 2 : 1); i++) {
+		ASSERT_EQ(0, rdmsr(MSR_OFFCORE_RSP_0 + i, &old));
+		EXPECT_EQ(0, wrmsr(MSR_OFFCORE_RSP_0 + i, bits));
+		EXPECT_EQ(0, rdmsr(MSR_OFFCORE_RSP_0 + i, &val));
+		EXPECT_EQ(bits, val);
+		EXPECT_EQ(-EIO, wrmsr(MSR_OFFCORE_RSP_0 + i, bits + 1));
+		EXPECT_EQ(0, rdmsr(MSR_OFFCORE_RSP_0 + i, &val));
+		EXPECT_EQ(bits, val);
+		EXPECT_EQ(0, wrmsr(MSR_OFFCORE_RSP_0 + i, old));
+	}
 }
 
 /* The 64-bit DS save area's PEBS fields (Intel SDM vol. 3B, 18.4.4). */
