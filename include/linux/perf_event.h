@@ -188,6 +188,25 @@ struct hw_perf_event {
 			int			idx;
 			/** @x86_flags: X86_EVENT_* (arch/x86/events/pmu.h) */
 			unsigned int		x86_flags;
+			/**
+			 * @extra_config: x86: what the register the event
+			 * needs beside its event select must hold (Intel's
+			 * offcore response, load latency or front-end MSR:
+			 * attr.config1, or the model's for a cache event).
+			 */
+			u64			extra_config;
+			/**
+			 * @extra_regs: x86: the extra registers of its CPU
+			 * type it may have, a bit each (struct
+			 * x86_extra_reg); 0 if it needs none.
+			 */
+			u8			extra_regs;
+			/**
+			 * @extra_idx: x86: the extra register its event
+			 * select names: the one it has on its CPU while it is
+			 * added there.
+			 */
+			s8			extra_idx;
 		};
 #ifdef CONFIG_HAVE_HW_BREAKPOINT
 		/* Breakpoint events */

@@ -13,10 +13,11 @@
  * before the counter could wrap unnoticed.
  *
  * The core adds a group's events one by one inside perf_pmu_disable():
- * add() only checks that the events fit on the counters (assign.c) and
- * records where; perf_pmu_enable() then programs the counters, moving
- * events an addition displaced, and lets them all count at once.  start()
- * and stop() outside that window act on the counter directly.
+ * add() only checks that the events fit on the counters (assign.c),
+ * gives them the extra registers they need (extra_regs.c) and records
+ * where; perf_pmu_enable() then programs the counters, moving events an
+ * addition displaced, and lets them all count at once.  start() and
+ * stop() outside that window act on the counter directly.
  */
 #include <linux/bitmap.h>
 #include <linux/cpu.h>
@@ -343,19 +344,29 @@ static int x86_pmu_add(struct perf_event *event, int flags)
 	struct x86_pmu_cpu *cpuc = this_cpu_ptr(&x86_pmu_cpu);
 	u64 allowed[X86_PMU_MAX_EVENTS];
 	int assign[X86_PMU_MAX_EVENTS];
-	int i, n = cpuc->n_events;
+	int i, n = cpuc->n_events, extra = -1;
 
 	if (n >= X86_PMU_MAX_EVENTS)
 		return -EAGAIN;
+	if (event->hw.extra_regs) {
+		extra = x86_extra_get(&cpuc->extra, event);
+		if (extra < 0)
+			return -EAGAIN;
+	}
 	for (i = 0; i < n; i++) {
 		allowed[i] = cpuc->events[i]->hw.counters;
 		assign[i] = cpuc->assign[i];
 	}
 	allowed[n] = event->hw.counters;
 	assign[n] = -1;
-	if (!x86_assign_counters(allowed, n + 1, assign))
+	if (!x86_assign_counters(allowed, n + 1, assign)) {
+		if (extra >= 0)
+			x86_extra_put(&cpuc->extra, extra);
 		return -EAGAIN;
+	}
 
+	if (extra >= 0)
+		x86_extra_take(event, extra);
 	memcpy(cpuc->assign, assign, (n + 1) * sizeof(*assign));
 	cpuc->events[n] = event;
 	cpuc->n_events = n + 1;
@@ -386,6 +397,8 @@ static void x86_pmu_del(struct perf_event *event, int flags)
 	for (i = 0; i < n; i++) {
 		if (cpuc->events[i] != event)
 			continue;
+		if (event->hw.extra_regs)
+			x86_extra_put(&cpuc->extra, event->hw.extra_idx);
 		memmove(&cpuc->events[i], &cpuc->events[i + 1],
 			(n - i - 1) * sizeof(cpuc->events[0]));
 		memmove(&cpuc->assign[i], &cpuc->assign[i + 1],
@@ -515,6 +528,13 @@ static bool x86_group_mixes_types(struct perf_event *event)
 	return false;
 }
 
+/* Whether a member of a group gets an extra register it needs. */
+static bool x86_group_extra_fits(struct x86_extra_use *extra,
+				 const struct perf_event *event)
+{
+	return !event->hw.extra_regs || x86_extra_get(extra, event) >= 0;
+}
+
 /*
  * Whether @event and the others of its group could ever be on this PMU
  * together: a group that cannot is refused at open.  Members that are
@@ -528,22 +548,29 @@ static bool x86_group_fits(struct perf_event *event)
 	struct perf_event *leader = event->group_leader, *sibling;
 	u64 allowed[X86_PMU_MAX_EVENTS];
 	int assign[X86_PMU_MAX_EVENTS];
+	struct x86_extra_use extra = {};
 	int n = 0;
 
 	/* A new leader has no members yet (nor a leader, if KUnit made it). */
 	if (leader && leader != event) {
-		if (leader->pmu == event->pmu)
+		if (leader->pmu == event->pmu) {
+			if (!x86_group_extra_fits(&extra, leader))
+				return false;
 			allowed[n++] = leader->hw.counters;
+		}
 		list_for_each_entry(sibling, &leader->sibling_list,
 				    sibling_entry) {
 			if (sibling->pmu != event->pmu ||
 			    sibling->state <= PERF_EVENT_STATE_OFF)
 				continue;
-			if (n >= X86_PMU_MAX_EVENTS - 1)
+			if (n >= X86_PMU_MAX_EVENTS - 1 ||
+			    !x86_group_extra_fits(&extra, sibling))
 				return false;
 			allowed[n++] = sibling->hw.counters;
 		}
 	}
+	if (!x86_group_extra_fits(&extra, event))
+		return false;
 	allowed[n++] = event->hw.counters;
 	memset(assign, -1, sizeof(assign));
 	return x86_assign_counters(allowed, n, assign);
@@ -610,6 +637,7 @@ int x86_pmu_event_init(struct perf_event *event)
 	    !cpumask_test_cpu(event->cpu, &type->cpus))
 		return -ENOENT;
 
+	hwc->extra_regs = 0;
 	ret = x86_pmu.hw_config(event);
 	if (ret)
 		return ret;

@@ -59,6 +59,43 @@ typedef u64 x86_cache_map_t[PERF_COUNT_HW_CACHE_MAX]
 
 struct intel_model;
 
+/*
+ * The registers beside the event selects that some events need (Intel's
+ * offcore response, load latency and front-end MSRs), at most this many
+ * a CPU type: extra_regs.c.
+ */
+#define X86_EXTRA_REGS		4
+
+/**
+ * struct x86_extra_reg - a register beside the event selects
+ * @msr: its address; 0 where the CPU type has none in this place
+ * @code: the event select and unit mask an event that has this register
+ *	is programmed with (an event that may have either of two
+ *	registers, MSR_OFFCORE_RSP_0 or _1, counts as the one it has), or
+ *	0 to keep the event's own
+ */
+struct x86_extra_reg {
+	u32	msr;
+	u16	code;
+};
+
+/**
+ * struct x86_extra_use - what one set of extra registers holds
+ * @value: what each register holds while it has users
+ * @users: how many events have each register; 0: it is free
+ *
+ * One CPU's (struct x86_pmu_cpu's @extra), or a group's being checked
+ * at open.  Events with the same value share a register.
+ */
+struct x86_extra_use {
+	u64		value[X86_EXTRA_REGS];
+	unsigned int	users[X86_EXTRA_REGS];
+};
+
+int x86_extra_get(struct x86_extra_use *use, const struct perf_event *event);
+void x86_extra_put(struct x86_extra_use *use, int idx);
+void x86_extra_take(struct perf_event *event, int idx);
+
 /* The kinds of CPU one machine may have: two on Intel's hybrids. */
 #define X86_MAX_CPU_TYPES	2
 
@@ -85,6 +122,7 @@ struct intel_model;
  * @cache_map: event code of each cache event; 0 for none, or NULL
  * @model: Intel's table of the kind's model, or NULL
  * @extra_present: the vendor's: which extra MSRs of @model the kind has
+ * @extra: the registers beside the event selects its events may need
  * @extra_format: the model's format/ files beyond the vendor's, or NULL
  * @extra_events: events/ files beyond the generic ones, or NULL
  * @topdown_events: the topdown events/ files (slots and metrics), or NULL
@@ -110,6 +148,7 @@ struct x86_cpu_type {
 	const x86_cache_map_t	*cache_map;
 	const struct intel_model *model;
 	unsigned long		extra_present;
+	struct x86_extra_reg	extra[X86_EXTRA_REGS];
 	struct attribute	**extra_format;
 	struct attribute	**extra_events;
 	struct attribute	**topdown_events;
@@ -230,12 +269,14 @@ extern struct pmu x86_cpu_pmu;
  *	metrics, from zero (intel/topdown.c); cleared as its event leaves
  * @pending: events were added since the counters were last placed
  * @enabled: the PMU is not inside perf_pmu_disable()
+ * @extra: what its extra registers hold for the events added to it
  *
  * Locking: changed only on its own CPU with interrupts off, by the
  * core's add/del/start/stop and perf_pmu_enable/disable.  The NMI
  * handler may run in between: it looks only at @running counters and
  * at the events in @on for them, and a counter's bit in @running is
- * cleared before its @on entry changes and set after.
+ * cleared before its @on entry changes and set after; it never looks at
+ * @extra.
  */
 struct x86_pmu_cpu {
 	struct x86_cpu_type	*type;
@@ -249,6 +290,7 @@ struct x86_pmu_cpu {
 	u64			topdown;
 	bool			pending;
 	bool			enabled;
+	struct x86_extra_use	extra;
 };
 
 DECLARE_PER_CPU(struct x86_pmu_cpu, x86_pmu_cpu);

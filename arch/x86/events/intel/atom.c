@@ -104,8 +104,8 @@ static const x86_cache_map_t slm_cache_map = {
 #undef C
 
 static const struct intel_extra_msr slm_extra_msrs[] = {
-	{ SLM_OFFCORE_RESPONSE,	MSR_OFFCORE_RSP_0 },
-	{ 0x02b7,		MSR_OFFCORE_RSP_1 },
+	{ SLM_OFFCORE_RESPONSE,	MSR_OFFCORE_RSP_0,	SLM_RSP_0_VALID },
+	{ 0x02b7,		MSR_OFFCORE_RSP_1,	SLM_RSP_1_VALID },
 };
 
 /*

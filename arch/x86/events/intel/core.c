@@ -29,6 +29,7 @@
 #include <linux/cpufeature.h>
 #include <linux/device.h>
 #include <linux/init.h>
+#include <linux/nospec.h>
 #include <linux/perf_event.h>
 #include <asm/cpu_device_id.h>
 #include <asm/intel-family.h>
@@ -208,6 +209,15 @@ static struct perf_guest_switch_msr *intel_guest_msrs(int *nr, void *data)
 	return g->msrs;
 }
 
+/* Load the extra register an event has, as its counter starts. */
+static void intel_extra_write(struct perf_event *event)
+{
+	struct hw_perf_event *hwc = &event->hw;
+
+	wrmsrl(x86_event_type(event)->extra[hwc->extra_idx].msr,
+	       hwc->extra_config);
+}
+
 static void intel_enable(struct perf_event *event)
 {
 	u64 config = event->hw.config, bits = INTEL_FIXED_PMI;
@@ -224,6 +234,8 @@ static void intel_enable(struct perf_event *event)
 		 */
 		if (!event->attr.exclude_host || x86_pmu.version >= 2)
 			config |= ARCH_PERFMON_EVENTSEL_ENABLE;
+		if (event->hw.extra_regs)
+			intel_extra_write(event);
 		wrmsrl(x86_evtsel_msr(event->hw.idx), config);
 		return;
 	}
@@ -387,30 +399,127 @@ static u64 intel_counters_for(const struct x86_cpu_type *type, u64 config)
 }
 
 /*
- * An event that needs a register besides its event select: refused
- * with ENXIO, as 6.1 does, where the CPU does not have the register;
- * where it has, refused too, as this driver does not program it yet.
+ * The place in struct x86_cpu_type's @extra of each extra MSR: the two
+ * offcore response registers first, which an event may swap.
  */
-static int intel_check_extra_msr(const struct x86_cpu_type *type, u64 config)
+static int intel_extra_place(u32 msr)
 {
-	const struct intel_model *model = type->model;
-	const struct intel_extra_msr *x;
+	switch (msr) {
+	case MSR_OFFCORE_RSP_0:
+		return 0;
+	case MSR_OFFCORE_RSP_1:
+		return 1;
+	case MSR_PEBS_LD_LAT_THRESHOLD:
+		return 2;
+	default:
+		return 3;	/* MSR_PEBS_FRONTEND */
+	}
+}
+
+/* The entry of a CPU type's model for the extra MSR @msr, or -1. */
+static int intel_extra_entry(const struct x86_cpu_type *type, u32 msr)
+{
 	unsigned int i;
 
-	if (!model)
+	for (i = 0; i < type->model->n_extra_msrs; i++) {
+		if (type->model->extra_msrs[i].msr == msr)
+			return i;
+	}
+	return -1;
+}
+
+/*
+ * What the extra register of a cache event must hold: the model's
+ * value, or 0 where this driver does not know it.
+ */
+static u64 intel_cache_extra(const struct intel_model *model, u64 config)
+{
+	unsigned int cache = config & 0xff;
+	unsigned int op = (config >> 8) & 0xff;
+	unsigned int result = (config >> 16) & 0xff;
+
+	/* x86_hw_config() took only a config within the table. */
+	if (!model->cache_extra || cache >= PERF_COUNT_HW_CACHE_MAX ||
+	    op >= PERF_COUNT_HW_CACHE_OP_MAX ||
+	    result >= PERF_COUNT_HW_CACHE_RESULT_MAX)
+		return 0;
+	cache = array_index_nospec(cache, PERF_COUNT_HW_CACHE_MAX);
+	op = array_index_nospec(op, PERF_COUNT_HW_CACHE_OP_MAX);
+	result = array_index_nospec(result, PERF_COUNT_HW_CACHE_RESULT_MAX);
+	return (*model->cache_extra)[cache][op][result];
+}
+
+/*
+ * An event that needs a register besides its event select: what the
+ * register must hold (a raw event's attr.config1, bits the model's
+ * register does not have refused with EINVAL; a cache event's, the
+ * model's), and the registers it may have: its own, and the other
+ * offcore response register if the CPU has that and it takes the
+ * value (extra_regs.c).  Refused with ENXIO where the CPU does not have
+ * the register (a hypervisor may leave it out).  A generic hardware
+ * event names none of these.
+ */
+static int intel_extra_config(struct perf_event *event)
+{
+	const struct x86_cpu_type *type = x86_event_type(event);
+	const struct intel_model *model = type->model;
+	u64 config1 = event->attr.config1;
+	const struct intel_extra_msr *x;
+	int i, place, alt;
+
+	if (!model || event->attr.type == PERF_TYPE_HARDWARE)
 		return 0;
 	for (i = 0; i < model->n_extra_msrs; i++) {
 		x = &model->extra_msrs[i];
-		if ((config & INTEL_MATCH_UMASK) != x->code)
-			continue;
-		if (!test_bit(i, &type->extra_present))
-			return perf_refuse(-ENXIO, "config: the event's extra MSR is not there",
-					   x->msr);
-		return perf_refuse(-EOPNOTSUPP,
-				   "config: events with an extra MSR are not supported",
-				   x->msr);
+		if ((event->hw.config & INTEL_MATCH_UMASK) == x->code)
+			break;
 	}
+	if (i == model->n_extra_msrs)
+		return 0;
+	if (event->attr.type == PERF_TYPE_HW_CACHE)
+		config1 = intel_cache_extra(model, event->attr.config);
+	else if (config1 & ~x->valid)
+		return perf_refuse(-EINVAL, "config1: bits the event's extra MSR does not have",
+				   config1 & ~x->valid);
+	if (!test_bit(i, &type->extra_present))
+		return perf_refuse(-ENXIO, "config: the event's extra MSR is not there",
+				   x->msr);
+	if (!config1 && event->attr.type == PERF_TYPE_HW_CACHE)
+		return perf_refuse(-EOPNOTSUPP,
+				   "config: the model's offcore response for this cache event is not known",
+				   event->attr.config);
+
+	place = intel_extra_place(x->msr);
+	event->hw.extra_config = config1;
+	event->hw.extra_regs = BIT(place);
+	event->hw.extra_idx = place;
+	if (x->msr != MSR_OFFCORE_RSP_0 && x->msr != MSR_OFFCORE_RSP_1)
+		return 0;
+	alt = intel_extra_entry(type, x->msr == MSR_OFFCORE_RSP_0 ?
+				MSR_OFFCORE_RSP_1 : MSR_OFFCORE_RSP_0);
+	if (alt >= 0 && test_bit(alt, &type->extra_present) &&
+	    !(config1 & ~model->extra_msrs[alt].valid))
+		event->hw.extra_regs |= BIT(place ^ 1);
 	return 0;
+}
+
+/*
+ * The extra registers of a CPU type, from its model's table: where each
+ * is, and, for the offcore response registers, the event select an
+ * event that has one is programmed with.
+ */
+static void __init intel_extra_init(struct x86_cpu_type *type)
+{
+	const struct intel_extra_msr *x;
+	int i, place;
+
+	for (i = 0; i < type->model->n_extra_msrs; i++) {
+		x = &type->model->extra_msrs[i];
+		place = intel_extra_place(x->msr);
+		type->extra[place].msr = x->msr;
+		if (place <= 1)
+			type->extra[place].code = x->code;
+	}
 }
 
 /* INST_RETIRED.PREC_DIST: event 0xc0, unit mask 1. */
@@ -441,7 +550,7 @@ static int intel_hw_config(struct perf_event *event)
 	ret = x86_hw_config(event);
 	if (ret)
 		return ret;
-	ret = intel_check_extra_msr(type, event->hw.config);
+	ret = intel_extra_config(event);
 	if (ret)
 		return ret;
 	if (intel_is_metric(type, event->hw.config)) {
@@ -711,6 +820,7 @@ static void __init intel_type_init(struct x86_cpu_type *type,
 	if (!model)
 		return;
 	type->model = model;
+	intel_extra_init(type);
 	type->cache_map = model->cache_map;
 	type->extra_format = model->format_attrs;
 	type->extra_events = model->event_attrs;

@@ -78,8 +78,8 @@ static void glp_init(void)
 #undef C
 
 static const struct intel_extra_msr glm_extra_msrs[] = {
-	{ GLM_OFFCORE_RESPONSE,	MSR_OFFCORE_RSP_0 },
-	{ 0x02b7,		MSR_OFFCORE_RSP_1 },
+	{ GLM_OFFCORE_RESPONSE,	MSR_OFFCORE_RSP_0,	GLM_RSP_0_VALID },
+	{ 0x02b7,		MSR_OFFCORE_RSP_1,	GLM_RSP_1_VALID },
 };
 
 /*

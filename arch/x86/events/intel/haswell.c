@@ -9,7 +9,7 @@
  * emulated models of the harness (PMU=haswell, PMU=broadwell;
  * harness/models.sh): the two differ only in the events they keep to
  * some counters.  The last-level cache and node events count offcore
- * responses (refused as on Skylake, skylake.c).
+ * responses, as on Skylake (skylake.c).
  *
  * As 6.1 has it (hw_min_period_test): Haswell's counters take no sample
  * period shorter than 32, and on both none of INST_RETIRED.PREC_DIST
@@ -73,7 +73,6 @@ static const x86_cache_map_t hsw_cache_map = {
 };
 
 #undef NONE
-#undef C
 
 static const struct intel_constraint hsw_constraints[] = {
 	INTEL_UMASK_ON(0x0148, BIT(2)),	/* L1D_PEND_MISS.PENDING */
@@ -96,16 +95,63 @@ static const struct intel_constraint bdw_constraints[] = {
  * OFFCORE_RESPONSE_0 and _1, and MEM_TRANS_RETIRED.LOAD_LATENCY with
  * its threshold.
  */
+/*
+ * What OFFCORE_RESPONSE counts for the LL and NODE events (as on
+ * Skylake, skylake.c, less what Haswell's register does not have): a
+ * last-level miss is a load or store served by DRAM, local or remote
+ * (on Haswell also by what is not DRAM; Broadwell's local DRAM has
+ * another bit).
+ */
+#define HSW_LL_ACCESS		RSP_ANY_RESPONSE
+#define HSW_LL_MISS		(HSW_RSP_LOCAL_DRAM | RSP_REMOTE_DRAM |	\
+				 RSP_SNOOP_DRAM | RSP_SNOOP_NON_DRAM)
+#define HSW_NODE_ACCESS		(HSW_RSP_LOCAL_DRAM | RSP_SNOOP_DRAM)
+#define BDW_LL_MISS		(BDW_RSP_LOCAL_DRAM | RSP_REMOTE_DRAM |	\
+				 RSP_SNOOP_DRAM)
+#define BDW_NODE_ACCESS		(BDW_RSP_LOCAL_DRAM | RSP_SNOOP_DRAM)
+#define HSW_NODE_MISS		(RSP_REMOTE_DRAM | RSP_SNOOP_DRAM)
+
+static const x86_cache_map_t hsw_cache_extra = {
+	[C(LL)] = {
+		[C(OP_READ)]	= { RSP_DMND_DATA_RD | HSW_LL_ACCESS,
+				    RSP_DMND_DATA_RD | HSW_LL_MISS },
+		[C(OP_WRITE)]	= { RSP_DMND_RFO | HSW_LL_ACCESS,
+				    RSP_DMND_RFO | HSW_LL_MISS },
+	},
+	[C(NODE)] = {
+		[C(OP_READ)]	= { RSP_DMND_DATA_RD | HSW_NODE_ACCESS,
+				    RSP_DMND_DATA_RD | HSW_NODE_MISS },
+		[C(OP_WRITE)]	= { RSP_DMND_RFO | HSW_NODE_ACCESS,
+				    RSP_DMND_RFO | HSW_NODE_MISS },
+	},
+};
+
+static const x86_cache_map_t bdw_cache_extra = {
+	[C(LL)] = {
+		[C(OP_READ)]	= { RSP_DMND_DATA_RD | HSW_LL_ACCESS,
+				    RSP_DMND_DATA_RD | BDW_LL_MISS },
+		[C(OP_WRITE)]	= { RSP_DMND_RFO | HSW_LL_ACCESS,
+				    RSP_DMND_RFO | BDW_LL_MISS },
+	},
+	[C(NODE)] = {
+		[C(OP_READ)]	= { RSP_DMND_DATA_RD | BDW_NODE_ACCESS,
+				    RSP_DMND_DATA_RD | HSW_NODE_MISS },
+		[C(OP_WRITE)]	= { RSP_DMND_RFO | BDW_NODE_ACCESS,
+				    RSP_DMND_RFO | HSW_NODE_MISS },
+	},
+};
+
 static const struct intel_extra_msr hsw_extra_msrs[] = {
-	{ HSW_OFFCORE_RESPONSE,	MSR_OFFCORE_RSP_0 },
-	{ 0x01bb,		MSR_OFFCORE_RSP_1 },
-	{ 0x01cd,		MSR_PEBS_LD_LAT_THRESHOLD },
+	{ HSW_OFFCORE_RESPONSE,	MSR_OFFCORE_RSP_0,	IVB_RSP_VALID },
+	{ 0x01bb,		MSR_OFFCORE_RSP_1,	IVB_RSP_VALID },
+	{ 0x01cd,		MSR_PEBS_LD_LAT_THRESHOLD, INTEL_LDLAT_VALID },
 };
 
 const struct intel_model intel_haswell = {
 	.name		= "Haswell events",
 	.pmu_name	= "haswell",
 	.cache_map	= &hsw_cache_map,
+	.cache_extra	= &hsw_cache_extra,
 	.constraints	= hsw_constraints,
 	.n_constraints	= ARRAY_SIZE(hsw_constraints),
 	.extra_msrs	= hsw_extra_msrs,
@@ -120,6 +166,7 @@ const struct intel_model intel_broadwell = {
 	.name		= "Broadwell events",
 	.pmu_name	= "broadwell",
 	.cache_map	= &hsw_cache_map,
+	.cache_extra	= &bdw_cache_extra,
 	.constraints	= bdw_constraints,
 	.n_constraints	= ARRAY_SIZE(bdw_constraints),
 	.extra_msrs	= hsw_extra_msrs,
@@ -128,3 +175,5 @@ const struct intel_model intel_broadwell = {
 	.event_attrs	= intel_snb_topdown_events,
 	.prec_dist_period = 128,
 };
+
+#undef C

@@ -58,8 +58,8 @@ static const x86_cache_map_t knl_cache_map = {
 #undef C
 
 static const struct intel_extra_msr knl_extra_msrs[] = {
-	{ KNL_OFFCORE_RESPONSE,	MSR_OFFCORE_RSP_0 },
-	{ 0x02b7,		MSR_OFFCORE_RSP_1 },
+	{ KNL_OFFCORE_RESPONSE,	MSR_OFFCORE_RSP_0,	KNL_RSP_0_VALID },
+	{ 0x02b7,		MSR_OFFCORE_RSP_1,	KNL_RSP_1_VALID },
 };
 
 const struct intel_model intel_knl = {

@@ -45,11 +45,70 @@ struct intel_constraint {
  *	event select (attr.config1 goes there)
  * @code: its event select and unit mask
  * @msr: the register
+ * @valid: the bits of the register an event may set (the fields the
+ *	model has); an event that sets another is refused with EINVAL
  */
 struct intel_extra_msr {
 	u16	code;
 	u32	msr;
+	u64	valid;
 };
+
+/*
+ * The bits of the extra registers an event may set, by model (Intel SDM
+ * vol. 3B, "Off-core Response Performance Monitoring", and what Linux
+ * 6.1 takes on each).  MSR_OFFCORE_RSP_0 and _1: Nehalem's request type
+ * (bits 7:0) and response (15:8); from Sandy Bridge, request types in
+ * 11:0 and 15, the supplier (16: any response) and snoop fields above,
+ * to bit 37, with more request types and suppliers on later models.
+ * The Atoms from Silvermont and Knights Landing have layouts of their
+ * own, and a bit or two more in register 0 than in 1.  The
+ * load-latency threshold: 16 bits.  MSR_PEBS_FRONTEND: the
+ * front-end event (bits 2:0 and 4), the bubble length (19:8) and width
+ * (22:20); on Sapphire Rapids also bit 3, and events that take only
+ * some of it.
+ */
+#define NHM_RSP_VALID		0xffffULL
+#define SNB_RSP_VALID		0x3f807f8fffULL
+#define IVB_RSP_VALID		0x3fffff8fffULL
+#define ICL_RSP_VALID		0x3fffffbfffULL
+#define SPR_RSP_VALID		0x3fffffffffULL
+#define SLM_RSP_0_VALID		0x768005ffffULL
+#define SLM_RSP_1_VALID		0x368005ffffULL
+#define GLM_RSP_0_VALID		0x760005ffbfULL
+#define GLM_RSP_1_VALID		0x360005ffbfULL
+#define KNL_RSP_0_VALID		0x799ffbb6e7ULL
+#define KNL_RSP_1_VALID		0x399ffbffe7ULL
+#define TNT_RSP_0_VALID		0x800ff0ffffff9fffULL
+#define TNT_RSP_1_VALID		0xff0ffffff9fffULL
+#define INTEL_LDLAT_VALID	0xffffULL
+#define SKL_FRONTEND_VALID	0x7fff17ULL
+#define SPR_FRONTEND_VALID	0x7fff1fULL
+#define SPR_FE_LATENCY_VALID	0x7ULL
+#define SPR_FE_SLOTS_VALID	0x8ULL
+
+/*
+ * Fields of MSR_OFFCORE_RSP_0 and _1 from Haswell to Ice Lake (Intel
+ * SDM vol. 3B, "Off-core Response Performance Monitoring"): what
+ * 6.1's last-level cache and node events ask for.  Request types: a
+ * demand data read (a load) and a demand RFO (a store's read for
+ * ownership).  Suppliers: any response at all; none (Skylake on); a
+ * miss of L3 served by local DRAM (bit 22 on Haswell, 26 from
+ * Broadwell) or by a remote socket's (0, 1 or 2+ hops).  Snoops: none,
+ * not needed, a miss, a hit without or with forwarding, a hit of a
+ * modified line, not DRAM at all; and from Skylake a hit in the
+ * super-queue's split lock (bit 30).
+ */
+#define RSP_DMND_DATA_RD	BIT_ULL(0)
+#define RSP_DMND_RFO		BIT_ULL(1)
+#define RSP_ANY_RESPONSE	BIT_ULL(16)
+#define RSP_SUPPLIER_NONE	BIT_ULL(17)
+#define HSW_RSP_LOCAL_DRAM	BIT_ULL(22)
+#define BDW_RSP_LOCAL_DRAM	BIT_ULL(26)
+#define RSP_REMOTE_DRAM		GENMASK_ULL(29, 27)
+#define SKL_RSP_SPL_HIT		BIT_ULL(30)
+#define RSP_SNOOP_DRAM		GENMASK_ULL(36, 31)
+#define RSP_SNOOP_NON_DRAM	BIT_ULL(37)
 
 /* Match on the event select byte alone, or on it and the unit mask. */
 #define INTEL_MATCH_EVENT	ARCH_PERFMON_EVENTSEL_EVENT
@@ -79,6 +138,8 @@ struct intel_extra_msr {
  * @events: generic events that differ from the architectural ones
  * @n_events: how many there are
  * @cache_map: the PERF_TYPE_HW_CACHE events
+ * @cache_extra: what the extra register of a cache event that needs one
+ *	holds (the offcore response of the LL and NODE events), or NULL
  * @constraints: events that only some general counters count
  * @n_constraints: how many there are
  * @extra_msrs: events that need another register
@@ -107,6 +168,7 @@ struct intel_model {
 	const struct intel_event_code	*events;
 	unsigned int			n_events;
 	const x86_cache_map_t		*cache_map;
+	const x86_cache_map_t		*cache_extra;
 	const struct intel_constraint	*constraints;
 	unsigned int			n_constraints;
 	const struct intel_extra_msr	*extra_msrs;
@@ -128,6 +190,9 @@ struct intel_model {
 extern struct attribute *intel_offcore_format[];
 extern struct attribute *intel_ldlat_format[];
 extern struct attribute *intel_frontend_format[];
+
+/* The offcore responses of the LL and NODE events (skylake.c). */
+extern const x86_cache_map_t intel_skl_cache_extra;
 
 /* Topdown slots and metrics, from Ice Lake (topdown.c). */
 bool intel_is_metric(const struct x86_cpu_type *type, u64 config);

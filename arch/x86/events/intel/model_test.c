@@ -8,6 +8,7 @@
  */
 #include <kunit/test.h>
 #include <linux/perf_event.h>
+#include <asm/msr-index.h>
 
 #include "model.h"
 
@@ -123,18 +124,78 @@ static void model_extra_msrs(struct kunit *test)
 {
 	const struct intel_extra_msr *x;
 	int i, j, k;
+	u64 bit0;
 
 	for (i = 0; i < ARRAY_SIZE(models); i++) {
 		/* intel/core.c keeps which are present in one long. */
 		KUNIT_EXPECT_LE(test, models[i]->n_extra_msrs, BITS_PER_LONG);
 		for (j = 0; j < models[i]->n_extra_msrs; j++) {
 			x = &models[i]->extra_msrs[j];
-			KUNIT_EXPECT_NE(test, x->msr, 0);
+			KUNIT_EXPECT_TRUE_MSG(test, x->msr == MSR_OFFCORE_RSP_0 ||
+					      x->msr == MSR_OFFCORE_RSP_1 ||
+					      x->msr == MSR_PEBS_LD_LAT_THRESHOLD ||
+					      x->msr == MSR_PEBS_FRONTEND,
+					      "%s: %#x", models[i]->name, x->msr);
 			KUNIT_EXPECT_TRUE(test, is_event_select(x->code));
+			KUNIT_EXPECT_NE(test, x->valid, 0ULL);
+			/*
+			 * Bit 0 is how intel/core.c finds the register:
+			 * an event of it may set it.
+			 */
+			for (bit0 = 0, k = 0; k < models[i]->n_extra_msrs; k++)
+				if (models[i]->extra_msrs[k].msr == x->msr)
+					bit0 |= models[i]->extra_msrs[k].valid & 1;
+			KUNIT_EXPECT_TRUE_MSG(test, bit0, "%s: %#x",
+					      models[i]->name, x->msr);
 			for (k = 0; k < j; k++)
 				KUNIT_EXPECT_NE_MSG(test, x->code,
 						    models[i]->extra_msrs[k].code,
 						    "%s", models[i]->name);
+		}
+	}
+}
+
+/* The entry of a model's extra MSRs for event select @code, or NULL. */
+static const struct intel_extra_msr *extra_of(const struct intel_model *m,
+					      u64 code)
+{
+	int j;
+
+	for (j = 0; j < m->n_extra_msrs; j++) {
+		if (m->extra_msrs[j].code == (code & INTEL_MATCH_UMASK))
+			return &m->extra_msrs[j];
+	}
+	return NULL;
+}
+
+/*
+ * A cache event's extra register value is there only for an event that
+ * has an extra register, and is one the register takes.
+ */
+static void model_cache_extra(struct kunit *test)
+{
+	const struct intel_extra_msr *x;
+	const u64 *entry, *extra;
+	int i, k;
+
+	for (i = 0; i < ARRAY_SIZE(models); i++) {
+		if (!models[i]->cache_extra)
+			continue;
+		entry = &(*models[i]->cache_map)[0][0][0];
+		extra = &(*models[i]->cache_extra)[0][0][0];
+		for (k = 0; k < sizeof(x86_cache_map_t) / sizeof(u64); k++) {
+			if (!extra[k])
+				continue;
+			x = extra_of(models[i], entry[k]);
+			if (!x) {
+				/* A table made at boot (init) may be empty. */
+				KUNIT_EXPECT_EQ_MSG(test, entry[k], 0ULL,
+						    "%s: entry %d",
+						    models[i]->name, k);
+				continue;
+			}
+			KUNIT_EXPECT_EQ_MSG(test, extra[k] & ~x->valid, 0ULL,
+					    "%s: entry %d", models[i]->name, k);
 		}
 	}
 }
@@ -212,6 +273,7 @@ static struct kunit_case intel_model_cases[] = {
 	KUNIT_CASE(model_cache_maps),
 	KUNIT_CASE(model_constraints),
 	KUNIT_CASE(model_extra_msrs),
+	KUNIT_CASE(model_cache_extra),
 	KUNIT_CASE(model_hybrids),
 	KUNIT_CASE(model_topdown),
 	{}

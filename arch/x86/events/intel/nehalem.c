@@ -11,7 +11,7 @@
  * harness/models.sh).
  *
  * The last-level cache and node events count offcore responses, whose
- * kind is in MSR_OFFCORE_RSP_0: refused as on Skylake (skylake.c).
+ * kind is in MSR_OFFCORE_RSP_0, as on Skylake (skylake.c).
  *
  * Nehalem's counters (not Westmere's) take no sample period shorter
  * than 32, as 6.1 has it (hw_min_period_test).
@@ -110,7 +110,63 @@ static void wsm_init(void)
 }
 
 #undef NONE
-#undef C
+
+/*
+ * MSR_OFFCORE_RSP_0's fields (Intel SDM vol. 3B, "Off-core Response
+ * Performance Monitoring ... Nehalem"): request types in the low byte,
+ * who answered in the high one.
+ */
+#define NHM_DMND_DATA_RD	BIT_ULL(0)
+#define NHM_DMND_RFO		BIT_ULL(1)
+#define NHM_WB			BIT_ULL(3)
+#define NHM_PF_DATA_RD		BIT_ULL(4)
+#define NHM_PF_RFO		BIT_ULL(5)
+#define NHM_UNCORE_HIT		BIT_ULL(8)
+#define NHM_OTHER_CORE_HIT_SNP	BIT_ULL(9)
+#define NHM_OTHER_CORE_HITM	BIT_ULL(10)
+#define NHM_REMOTE_CACHE_FWD	BIT_ULL(12)
+#define NHM_REMOTE_DRAM		BIT_ULL(13)
+#define NHM_LOCAL_DRAM		BIT_ULL(14)
+#define NHM_NON_DRAM		BIT_ULL(15)
+
+/*
+ * What OFFCORE_RESPONSE counts for the LL and NODE events: reads,
+ * writes (RFOs and write-backs) and prefetches that the last level
+ * answers (hits in L3, or another core's cache) or does not (memory,
+ * or another socket); and those any node's memory answers (or another
+ * socket's cache), and a remote node's.
+ */
+#define NHM_READ		NHM_DMND_DATA_RD
+#define NHM_WRITE		(NHM_DMND_RFO | NHM_WB)
+#define NHM_PREFETCH		(NHM_PF_DATA_RD | NHM_PF_RFO)
+#define NHM_LL_HIT		(NHM_UNCORE_HIT | NHM_OTHER_CORE_HIT_SNP | \
+				 NHM_OTHER_CORE_HITM)
+#define NHM_LL_MISS		(NHM_REMOTE_CACHE_FWD | NHM_REMOTE_DRAM | \
+				 NHM_LOCAL_DRAM | NHM_NON_DRAM)
+#define NHM_NODE_ACCESS		(NHM_REMOTE_CACHE_FWD | NHM_REMOTE_DRAM | \
+				 NHM_LOCAL_DRAM)
+#define NHM_NODE_MISS		NHM_REMOTE_DRAM
+
+#define NHM_LL_ACCESS		(NHM_LL_HIT | NHM_LL_MISS)
+
+static const x86_cache_map_t nhm_cache_extra = {
+	[C(LL)] = {
+		[C(OP_READ)]		= { NHM_READ | NHM_LL_ACCESS,
+					    NHM_READ | NHM_LL_MISS },
+		[C(OP_WRITE)]		= { NHM_WRITE | NHM_LL_ACCESS,
+					    NHM_WRITE | NHM_LL_MISS },
+		[C(OP_PREFETCH)]	= { NHM_PREFETCH | NHM_LL_ACCESS,
+					    NHM_PREFETCH | NHM_LL_MISS },
+	},
+	[C(NODE)] = {
+		[C(OP_READ)]		= { NHM_READ | NHM_NODE_ACCESS,
+					    NHM_READ | NHM_NODE_MISS },
+		[C(OP_WRITE)]		= { NHM_WRITE | NHM_NODE_ACCESS,
+					    NHM_WRITE | NHM_NODE_MISS },
+		[C(OP_PREFETCH)]	= { NHM_PREFETCH | NHM_NODE_ACCESS,
+					    NHM_PREFETCH | NHM_NODE_MISS },
+	},
+};
 
 /* The L1D events count on IA32_PMC0 and IA32_PMC1 only. */
 static const struct intel_constraint nhm_constraints[] = {
@@ -136,14 +192,14 @@ static const struct intel_constraint wsm_constraints[] = {
  * MEM_INST_RETIRED.LATENCY_ABOVE_THRESHOLD.
  */
 static const struct intel_extra_msr nhm_extra_msrs[] = {
-	{ NHM_OFFCORE_RESPONSE,	MSR_OFFCORE_RSP_0 },
-	{ 0x100b,		MSR_PEBS_LD_LAT_THRESHOLD },
+	{ NHM_OFFCORE_RESPONSE,	MSR_OFFCORE_RSP_0,	NHM_RSP_VALID },
+	{ 0x100b,		MSR_PEBS_LD_LAT_THRESHOLD, INTEL_LDLAT_VALID },
 };
 
 static const struct intel_extra_msr wsm_extra_msrs[] = {
-	{ NHM_OFFCORE_RESPONSE,	MSR_OFFCORE_RSP_0 },
-	{ 0x01bb,		MSR_OFFCORE_RSP_1 },
-	{ 0x100b,		MSR_PEBS_LD_LAT_THRESHOLD },
+	{ NHM_OFFCORE_RESPONSE,	MSR_OFFCORE_RSP_0,	NHM_RSP_VALID },
+	{ 0x01bb,		MSR_OFFCORE_RSP_1,	NHM_RSP_VALID },
+	{ 0x100b,		MSR_PEBS_LD_LAT_THRESHOLD, INTEL_LDLAT_VALID },
 };
 
 const struct intel_model intel_nehalem = {
@@ -152,6 +208,7 @@ const struct intel_model intel_nehalem = {
 	.events		= nhm_events,
 	.n_events	= ARRAY_SIZE(nhm_events),
 	.cache_map	= &nhm_cache_map,
+	.cache_extra	= &nhm_cache_extra,
 	.constraints	= nhm_constraints,
 	.n_constraints	= ARRAY_SIZE(nhm_constraints),
 	.extra_msrs	= nhm_extra_msrs,
@@ -167,9 +224,12 @@ const struct intel_model intel_westmere = {
 	.events		= nhm_events,
 	.n_events	= ARRAY_SIZE(nhm_events),
 	.cache_map	= &wsm_cache_map,
+	.cache_extra	= &nhm_cache_extra,
 	.constraints	= wsm_constraints,
 	.n_constraints	= ARRAY_SIZE(wsm_constraints),
 	.extra_msrs	= wsm_extra_msrs,
 	.n_extra_msrs	= ARRAY_SIZE(wsm_extra_msrs),
 	.format_attrs	= intel_ldlat_format,
 };
+
+#undef C

@@ -10,9 +10,8 @@
  * events it keeps to some counters, on the emulated models of the
  * harness (PMU=sandybridge, PMU=ivybridge; harness/models.sh).
  *
- * The last-level cache events count offcore responses (refused as on
- * Skylake, skylake.c); 6.1 has no node events here, nor last-level
- * misses.
+ * The last-level cache events count offcore responses, as on Skylake
+ * (skylake.c); 6.1 has no node events here, nor last-level misses.
  */
 #include <linux/perf_event.h>
 #include <linux/string.h>
@@ -105,7 +104,6 @@ static void ivb_init(void)
 }
 
 #undef NONE
-#undef C
 
 static const struct intel_constraint snb_constraints[] = {
 	INTEL_EVENT_ON(0x0048, BIT(2)),	/* L1D_PEND_MISS */
@@ -123,13 +121,45 @@ static const struct intel_constraint ivb_constraints[] = {
 };
 
 /*
+ * MSR_OFFCORE_RSP_0 and _1's request types (Intel SDM vol. 3B,
+ * "Off-core Response Performance Monitoring"): demand loads and RFOs,
+ * the L2 prefetcher's, and the prefetches into the last level.  6.1
+ * counts only the last level's accesses: any response to a request.
+ */
+#define SNB_DMND_DATA_RD	BIT_ULL(0)
+#define SNB_DMND_RFO		BIT_ULL(1)
+#define SNB_PF_DATA_RD		BIT_ULL(4)
+#define SNB_PF_RFO		BIT_ULL(5)
+#define SNB_PF_LLC_DATA_RD	BIT_ULL(7)
+#define SNB_PF_LLC_RFO		BIT_ULL(8)
+
+static const x86_cache_map_t snb_cache_extra = {
+	[C(LL)] = {
+		[C(OP_READ)]		= { SNB_DMND_DATA_RD |
+					    SNB_PF_LLC_DATA_RD |
+					    RSP_ANY_RESPONSE },
+		[C(OP_WRITE)]		= { SNB_DMND_RFO | SNB_PF_LLC_RFO |
+					    RSP_ANY_RESPONSE },
+		[C(OP_PREFETCH)]	= { SNB_PF_DATA_RD | SNB_PF_RFO |
+					    RSP_ANY_RESPONSE },
+	},
+};
+
+/*
  * OFFCORE_RESPONSE_0 and _1, and MEM_TRANS_RETIRED.LOAD_LATENCY with
  * its threshold.
  */
 static const struct intel_extra_msr snb_extra_msrs[] = {
-	{ SNB_OFFCORE_RESPONSE,	MSR_OFFCORE_RSP_0 },
-	{ 0x01bb,		MSR_OFFCORE_RSP_1 },
-	{ 0x01cd,		MSR_PEBS_LD_LAT_THRESHOLD },
+	{ SNB_OFFCORE_RESPONSE,	MSR_OFFCORE_RSP_0,	SNB_RSP_VALID },
+	{ 0x01bb,		MSR_OFFCORE_RSP_1,	SNB_RSP_VALID },
+	{ 0x01cd,		MSR_PEBS_LD_LAT_THRESHOLD, INTEL_LDLAT_VALID },
+};
+
+/* Ivy Bridge's offcore response registers have bits 22 to 30 too. */
+static const struct intel_extra_msr ivb_extra_msrs[] = {
+	{ SNB_OFFCORE_RESPONSE,	MSR_OFFCORE_RSP_0,	IVB_RSP_VALID },
+	{ 0x01bb,		MSR_OFFCORE_RSP_1,	IVB_RSP_VALID },
+	{ 0x01cd,		MSR_PEBS_LD_LAT_THRESHOLD, INTEL_LDLAT_VALID },
 };
 
 /*
@@ -168,6 +198,7 @@ const struct intel_model intel_sandybridge = {
 	.events		= snb_events,
 	.n_events	= ARRAY_SIZE(snb_events),
 	.cache_map	= &snb_cache_map,
+	.cache_extra	= &snb_cache_extra,
 	.constraints	= snb_constraints,
 	.n_constraints	= ARRAY_SIZE(snb_constraints),
 	.extra_msrs	= snb_extra_msrs,
@@ -183,10 +214,13 @@ const struct intel_model intel_ivybridge = {
 	.events		= ivb_events,
 	.n_events	= ARRAY_SIZE(ivb_events),
 	.cache_map	= &ivb_cache_map,
+	.cache_extra	= &snb_cache_extra,
 	.constraints	= ivb_constraints,
 	.n_constraints	= ARRAY_SIZE(ivb_constraints),
-	.extra_msrs	= snb_extra_msrs,
-	.n_extra_msrs	= ARRAY_SIZE(snb_extra_msrs),
+	.extra_msrs	= ivb_extra_msrs,
+	.n_extra_msrs	= ARRAY_SIZE(ivb_extra_msrs),
 	.format_attrs	= intel_ldlat_format,
 	.event_attrs	= intel_snb_topdown_events,
 };
+
+#undef C

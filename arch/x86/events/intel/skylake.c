@@ -10,9 +10,9 @@
  * events are the architectural ones.
  *
  * Four events need a register besides the event select (the
- * offcore-response, front-end and load-latency MSRs), which this driver
- * does not program yet: they and the cache events built on them (LL and
- * NODE, which count offcore responses) are refused.
+ * offcore-response, front-end and load-latency MSRs; extra_regs.c), and
+ * the cache events built on OFFCORE_RESPONSE (LL and NODE) have the
+ * model's value in it, whatever attr.config1 says, as on 6.1.
  */
 #include <linux/perf_event.h>
 #include <asm/msr-index.h>
@@ -74,9 +74,38 @@ static const x86_cache_map_t skl_cache_map = {
 };
 
 #undef NONE
-#undef C
 
 /* INST_RETIRED.PREC_DIST counts on IA32_PMC1 only. */
+/*
+ * What OFFCORE_RESPONSE counts for the LL and NODE events: loads and
+ * stores that reach the last level (any response), that miss it (no
+ * supplier, or DRAM's, local or remote), and those DRAM serves, the
+ * local node's and the others'.
+ */
+#define SKL_SNOOP		(SKL_RSP_SPL_HIT | RSP_SNOOP_DRAM)
+#define SKL_LL_ACCESS		(RSP_ANY_RESPONSE | SKL_SNOOP |		\
+				 RSP_SNOOP_NON_DRAM)
+#define SKL_LL_MISS		(RSP_SUPPLIER_NONE | BDW_RSP_LOCAL_DRAM |	\
+				 RSP_REMOTE_DRAM | SKL_SNOOP |		\
+				 RSP_SNOOP_NON_DRAM)
+#define SKL_NODE_ACCESS		(BDW_RSP_LOCAL_DRAM | SKL_SNOOP)
+#define SKL_NODE_MISS		(RSP_REMOTE_DRAM | SKL_SNOOP)
+
+const x86_cache_map_t intel_skl_cache_extra = {
+	[C(LL)] = {
+		[C(OP_READ)]	= { RSP_DMND_DATA_RD | SKL_LL_ACCESS,
+				    RSP_DMND_DATA_RD | SKL_LL_MISS },
+		[C(OP_WRITE)]	= { RSP_DMND_RFO | SKL_LL_ACCESS,
+				    RSP_DMND_RFO | SKL_LL_MISS },
+	},
+	[C(NODE)] = {
+		[C(OP_READ)]	= { RSP_DMND_DATA_RD | SKL_NODE_ACCESS,
+				    RSP_DMND_DATA_RD | SKL_NODE_MISS },
+		[C(OP_WRITE)]	= { RSP_DMND_RFO | SKL_NODE_ACCESS,
+				    RSP_DMND_RFO | SKL_NODE_MISS },
+	},
+};
+
 static const struct intel_constraint skl_constraints[] = {
 	INTEL_UMASK_ON(0x01c0, BIT(1)),
 };
@@ -86,10 +115,10 @@ static const struct intel_constraint skl_constraints[] = {
  * MEM_TRANS_RETIRED.LOAD_LATENCY.
  */
 static const struct intel_extra_msr skl_extra_msrs[] = {
-	{ SKL_OFFCORE_RESPONSE,	MSR_OFFCORE_RSP_0 },
-	{ 0x01bb,		MSR_OFFCORE_RSP_1 },
-	{ 0x01c6,		MSR_PEBS_FRONTEND },
-	{ 0x01cd,		MSR_PEBS_LD_LAT_THRESHOLD },
+	{ SKL_OFFCORE_RESPONSE,	MSR_OFFCORE_RSP_0,	IVB_RSP_VALID },
+	{ 0x01bb,		MSR_OFFCORE_RSP_1,	IVB_RSP_VALID },
+	{ 0x01c6,		MSR_PEBS_FRONTEND,	SKL_FRONTEND_VALID },
+	{ 0x01cd,		MSR_PEBS_LD_LAT_THRESHOLD, INTEL_LDLAT_VALID },
 };
 
 /*
@@ -128,6 +157,7 @@ const struct intel_model intel_skylake = {
 	.name		= "Skylake events",
 	.pmu_name	= "skylake",
 	.cache_map	= &skl_cache_map,
+	.cache_extra	= &intel_skl_cache_extra,
 	.constraints	= skl_constraints,
 	.n_constraints	= ARRAY_SIZE(skl_constraints),
 	.extra_msrs	= skl_extra_msrs,
@@ -135,3 +165,5 @@ const struct intel_model intel_skylake = {
 	.format_attrs	= intel_frontend_format,
 	.event_attrs	= skl_event_attrs,
 };
+
+#undef C

@@ -62,15 +62,15 @@ static const x86_cache_map_t tnt_cache_map = {
 #undef C
 
 static const struct intel_extra_msr tnt_extra_msrs[] = {
-	{ TNT_OFFCORE_RESPONSE,	MSR_OFFCORE_RSP_0 },
-	{ 0x02b7,		MSR_OFFCORE_RSP_1 },
+	{ TNT_OFFCORE_RESPONSE,	MSR_OFFCORE_RSP_0,	TNT_RSP_0_VALID },
+	{ 0x02b7,		MSR_OFFCORE_RSP_1,	TNT_RSP_1_VALID },
 };
 
 /* Gracemont adds MEM_UOPS_RETIRED.LOAD_LATENCY. */
 static const struct intel_extra_msr grt_extra_msrs[] = {
-	{ TNT_OFFCORE_RESPONSE,	MSR_OFFCORE_RSP_0 },
-	{ 0x02b7,		MSR_OFFCORE_RSP_1 },
-	{ 0x05d0,		MSR_PEBS_LD_LAT_THRESHOLD },
+	{ TNT_OFFCORE_RESPONSE,	MSR_OFFCORE_RSP_0,	SPR_RSP_VALID },
+	{ 0x02b7,		MSR_OFFCORE_RSP_1,	SPR_RSP_VALID },
+	{ 0x05d0,		MSR_PEBS_LD_LAT_THRESHOLD, INTEL_LDLAT_VALID },
 };
 
 /*

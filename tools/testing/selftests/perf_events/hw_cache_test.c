@@ -121,13 +121,11 @@ static int expect_strided_walk(struct __test_metadata *_metadata,
 	for (i = 0; i < n; i++) {
 		fd = hw_open_group(ev[i].type, ev[i].config, 0, -1);
 		/*
-		 * ENXIO: the event's extra MSR is not there (EOPNOTSUPP:
-		 * our kernel does not program it yet).  EINVAL: 6.1
+		 * ENXIO: the event's extra MSR is not there.  EINVAL: 6.1
 		 * refuses Sandy Bridge's LLC-load-misses, whose response
 		 * bits its own mask of the MSR leaves out.
 		 */
-		if (fd < 0 && (errno == ENOENT || errno == EOPNOTSUPP ||
-			       errno == ENXIO ||
+		if (fd < 0 && (errno == ENOENT || errno == ENXIO ||
 			       (errno == EINVAL &&
 				ev[i].type == PERF_TYPE_HW_CACHE)))
 			continue;
