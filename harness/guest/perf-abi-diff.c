@@ -13,7 +13,8 @@
  * attribute block of each case run, -r the raw errno of refused filters,
  * -f hw only the families of hardware events (hw*: the cpu PMU's
  * types, event selects, attr bits, user page and groups; run them with
- * PMU=intel and PMU=amd).
+ * PMU=intel and PMU=amd), -f hwextra only the events with an extra
+ * register (part of -f hw).
  * Each line reads
  *   ABI <case> <family> <what>: <results>
  * where a result is "ok", a value or an errno name; nothing that varies
@@ -3025,6 +3026,7 @@ struct hwev {
 	u32 type;
 	u64 config;
 	u64 flags;		/* XORed into the flags word */
+	u64 config1;
 };
 
 #define HWG_MAX	10
@@ -3043,6 +3045,7 @@ static void do_hwgroup(void)
 		a.size = sizeof(a);
 		a.type = hwg[i].type;
 		a.config = hwg[i].config;
+		a.config1 = hwg[i].config1;
 		a.disabled = !i;
 		a.read_format = PERF_FORMAT_GROUP |
 				PERF_FORMAT_TOTAL_TIME_ENABLED |
@@ -3134,6 +3137,94 @@ static void fam_hwgroups(void)
 
 		for (j = 0; j < ARRAY_SIZE(g); j++)
 			run_hwgroup(g[j].note, g[j].ev, g[j].n);
+	}
+}
+
+/*
+ * Raw events that need a register beside the event select (Intel's
+ * offcore response, load latency and front-end MSRs, by the codes the
+ * models give them), with values of attr.config1 each register takes or
+ * not; the cache events built on them, whose config1 is ignored; and
+ * groups whose members ask the same or other values of the registers.
+ */
+#define RAW1(c, v)	{ PERF_TYPE_RAW, c, 0, v }
+#define LL_READ		PERF_COUNT_HW_CACHE_LL
+#define LL_READ_MISS	(LL_READ | PERF_COUNT_HW_CACHE_RESULT_MISS << 16)
+#define LLC1(v)		{ PERF_TYPE_HW_CACHE, LL_READ_MISS, 0, v }
+
+static void fam_hwextra(void)
+{
+	static const u64 codes[] = {
+		0x01b7, 0x01bb, 0x02b7, 0x01cd, 0x100b, 0x01c6, 0x40ad,
+		0x04c2, 0x012a, 0x012b, 0x05d0,
+	};
+	static const u64 c1[] = {
+		0, 1, 8, 0x10001, 0xff01, 0xffff, 1ULL << 16, 1ULL << 23,
+		1ULL << 37, 1ULL << 38, 1ULL << 63, ~0ULL,
+	};
+	static const u64 cache[] = {
+		LL_READ, LL_READ_MISS, PERF_COUNT_HW_CACHE_NODE,
+		PERF_COUNT_HW_CACHE_NODE | PERF_COUNT_HW_CACHE_OP_WRITE << 8,
+	};
+	static const struct { const char *note; int n;
+			      struct hwev ev[HWG_MAX]; } g[] = {
+		{ "rsp 2 values", 2, { RAW1(0x1b7, 0x10001),
+				       RAW1(0x1b7, 0x10002) } },
+		{ "rsp 3 values", 3, { RAW1(0x1b7, 0x10001),
+				       RAW1(0x1b7, 0x10002),
+				       RAW1(0x1b7, 0x10004) } },
+		{ "rsp shared", 3, { RAW1(0x1b7, 0x10001),
+				     RAW1(0x1b7, 0x10001),
+				     RAW1(0x1bb, 0x10001) } },
+		{ "rsp back to 0", 3, { RAW1(0x1b7, 0x10001),
+					RAW1(0x1b7, 0x10002),
+					RAW1(0x1bb, 0x10001) } },
+		{ "rsp_1 3 values", 3, { RAW1(0x1bb, 0x10001),
+					 RAW1(0x1bb, 0x10002),
+					 RAW1(0x1bb, 0x10004) } },
+		{ "atom rsp 2 values", 2, { RAW1(0x2b7, 1), RAW1(0x1b7, 2) } },
+		{ "nehalem rsp 2 values", 2, { RAW1(0x1b7, 0x101),
+					       RAW1(0x1b7, 0x102) } },
+		{ "ldlat 2 values", 2, { RAW1(0x1cd, 3), RAW1(0x1cd, 4) } },
+		{ "ldlat shared", 2, { RAW1(0x1cd, 3), RAW1(0x1cd, 3) } },
+		{ "llc + rsp 2 values", 3, { LLC1(0), RAW1(0x1b7, 0x10001),
+					     RAW1(0x1b7, 0x10002) } },
+		{ "llc miss + llc", 2, { LLC1(~0ULL),
+					 { PERF_TYPE_HW_CACHE, LL_READ, 0, 0 } } },
+		{ "llc miss + llc + llc", 3, {
+			LLC1(0), { PERF_TYPE_HW_CACHE, LL_READ, 0, 0 },
+			{ PERF_TYPE_HW_CACHE, LL_READ, 0, 0 } } },
+		{ "node miss + llc + rsp", 3, {
+			{ PERF_TYPE_HW_CACHE, PERF_COUNT_HW_CACHE_NODE |
+			  PERF_COUNT_HW_CACHE_RESULT_MISS << 16, 0, 0 },
+			{ PERF_TYPE_HW_CACHE, LL_READ, 0, 0 },
+			RAW1(0x1b7, 0x10001) } },
+	};
+	struct spec s;
+	unsigned int i, j;
+
+	for (i = 0; i < ARRAY_SIZE(codes); i++) {
+		for (j = 0; j < ARRAY_SIZE(c1); j++) {
+			spec_init(&s, "hwextra", K_RAW);
+			s.attr.config = codes[i];
+			s.attr.config1 = c1[j];
+			run(&s);
+		}
+	}
+	for (i = 0; i < ARRAY_SIZE(cache); i++) {
+		spec_init(&s, "hwextra", K_CACHE);
+		s.attr.config = cache[i];
+		s.attr.config1 = ~0ULL;
+		run(&s);
+	}
+	for (i = 0; i < ARRAY_SIZE(g); i++) {
+		spec_init(&s, "hwextra", K_HW);
+		snprintf(s.note, sizeof(s.note), "%s", g[i].note);
+		s.fu = 0;
+		memcpy(hwg, g[i].ev, g[i].n * sizeof(g[i].ev[0]));
+		hwg_n = g[i].n;
+		run(&s);
+		hwg_n = 0;
 	}
 }
 
@@ -3417,6 +3508,7 @@ static void fam_hw(void)
 		}
 	}
 	fam_hwgroups();
+	fam_hwextra();
 }
 
 static const char *only;	/* -f hw: only the hardware families */
@@ -3484,6 +3576,8 @@ int main(int argc, char **argv)
 	/* The cpu PMU's (after the others: their case numbers stay). */
 	if (!only || !strcmp(only, "hw"))
 		fam_hw();
+	else if (!strcmp(only, "hwextra"))
+		fam_hwextra();
 
 	write_long(SYSCTL "perf_event_paranoid", 2);
 	kill(pid_child, SIGKILL);

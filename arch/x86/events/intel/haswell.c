@@ -142,8 +142,8 @@ static const x86_cache_map_t bdw_cache_extra = {
 };
 
 static const struct intel_extra_msr hsw_extra_msrs[] = {
-	{ HSW_OFFCORE_RESPONSE,	MSR_OFFCORE_RSP_0,	IVB_RSP_VALID },
-	{ 0x01bb,		MSR_OFFCORE_RSP_1,	IVB_RSP_VALID },
+	{ HSW_OFFCORE_RESPONSE,	MSR_OFFCORE_RSP_0,	HSW_RSP_VALID },
+	{ 0x01bb,		MSR_OFFCORE_RSP_1,	HSW_RSP_VALID },
 	{ 0x01cd,		MSR_PEBS_LD_LAT_THRESHOLD, INTEL_LDLAT_VALID },
 };
 

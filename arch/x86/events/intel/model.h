@@ -58,11 +58,13 @@ struct intel_extra_msr {
  * The bits of the extra registers an event may set, by model (Intel SDM
  * vol. 3B, "Off-core Response Performance Monitoring", and what Linux
  * 6.1 takes on each).  MSR_OFFCORE_RSP_0 and _1: Nehalem's request type
- * (bits 7:0) and response (15:8); from Sandy Bridge, request types in
- * 11:0 and 15, the supplier (16: any response) and snoop fields above,
- * to bit 37, with more request types and suppliers on later models.
- * The Atoms from Silvermont and Knights Landing have layouts of their
- * own, and a bit or two more in register 0 than in 1.  The
+ * (bits 7:0) and response (15:8); from Sandy Bridge (and Ivy Bridge),
+ * request types in 11:0 and 15, the supplier (16: any response) and
+ * snoop fields above, to bit 37, with more request types and suppliers
+ * from Haswell (to Skylake), Ice Lake, and Golden Cove (Sapphire
+ * Rapids, Alder Lake) and Gracemont.  The Atoms from Silvermont and
+ * Knights Landing have layouts of their own, and a bit or two more in
+ * register 0 than in 1 (Tremont's bit 63).  The
  * load-latency threshold: 16 bits.  MSR_PEBS_FRONTEND: the
  * front-end event (bits 2:0 and 4), the bubble length (19:8) and width
  * (22:20); on Sapphire Rapids also bit 3, and events that take only
@@ -70,7 +72,7 @@ struct intel_extra_msr {
  */
 #define NHM_RSP_VALID		0xffffULL
 #define SNB_RSP_VALID		0x3f807f8fffULL
-#define IVB_RSP_VALID		0x3fffff8fffULL
+#define HSW_RSP_VALID		0x3fffff8fffULL
 #define ICL_RSP_VALID		0x3fffffbfffULL
 #define SPR_RSP_VALID		0x3fffffffffULL
 #define SLM_RSP_0_VALID		0x768005ffffULL

@@ -155,13 +155,6 @@ static const struct intel_extra_msr snb_extra_msrs[] = {
 	{ 0x01cd,		MSR_PEBS_LD_LAT_THRESHOLD, INTEL_LDLAT_VALID },
 };
 
-/* Ivy Bridge's offcore response registers have bits 22 to 30 too. */
-static const struct intel_extra_msr ivb_extra_msrs[] = {
-	{ SNB_OFFCORE_RESPONSE,	MSR_OFFCORE_RSP_0,	IVB_RSP_VALID },
-	{ 0x01bb,		MSR_OFFCORE_RSP_1,	IVB_RSP_VALID },
-	{ 0x01cd,		MSR_PEBS_LD_LAT_THRESHOLD, INTEL_LDLAT_VALID },
-};
-
 /*
  * The top-down method's events (Intel's optimization manual), as on
  * Skylake (skylake.c) but for the recovery cycles, which count
@@ -217,8 +210,8 @@ const struct intel_model intel_ivybridge = {
 	.cache_extra	= &snb_cache_extra,
 	.constraints	= ivb_constraints,
 	.n_constraints	= ARRAY_SIZE(ivb_constraints),
-	.extra_msrs	= ivb_extra_msrs,
-	.n_extra_msrs	= ARRAY_SIZE(ivb_extra_msrs),
+	.extra_msrs	= snb_extra_msrs,
+	.n_extra_msrs	= ARRAY_SIZE(snb_extra_msrs),
 	.format_attrs	= intel_ldlat_format,
 	.event_attrs	= intel_snb_topdown_events,
 };

@@ -115,8 +115,8 @@ static const struct intel_constraint skl_constraints[] = {
  * MEM_TRANS_RETIRED.LOAD_LATENCY.
  */
 static const struct intel_extra_msr skl_extra_msrs[] = {
-	{ SKL_OFFCORE_RESPONSE,	MSR_OFFCORE_RSP_0,	IVB_RSP_VALID },
-	{ 0x01bb,		MSR_OFFCORE_RSP_1,	IVB_RSP_VALID },
+	{ SKL_OFFCORE_RESPONSE,	MSR_OFFCORE_RSP_0,	HSW_RSP_VALID },
+	{ 0x01bb,		MSR_OFFCORE_RSP_1,	HSW_RSP_VALID },
 	{ 0x01c6,		MSR_PEBS_FRONTEND,	SKL_FRONTEND_VALID },
 	{ 0x01cd,		MSR_PEBS_LD_LAT_THRESHOLD, INTEL_LDLAT_VALID },
 };

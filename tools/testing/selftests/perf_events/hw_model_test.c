@@ -27,6 +27,7 @@
 
 #include "perf_test_util.h"
 #include "hw_test_util.h"
+#include "hw_msr_util.h"
 #include "../kselftest_harness.h"
 
 #define MSR_EVTSEL0		0x186
@@ -59,31 +60,6 @@ static bool is_skylake(void)
 		if (model == skylake_models[i])
 			return true;
 	return false;
-}
-
-static int msr_fd = -1;
-
-static int rdmsr(__u32 msr, __u64 *val)
-{
-	return pread(msr_fd, val, sizeof(*val), msr) == sizeof(*val) ? 0 : -1;
-}
-
-static int wrmsr(__u32 msr, __u64 val)
-{
-	return pwrite(msr_fd, &val, sizeof(val), msr) == sizeof(val) ? 0 : -1;
-}
-
-/* Whether the register keeps a value written to it (restored after). */
-static bool msr_holds(__u32 msr)
-{
-	__u64 val, back;
-
-	if (rdmsr(msr, &val) || wrmsr(msr, val ^ 1))
-		return false;
-	if (rdmsr(msr, &back))
-		back = ~(val ^ 1);
-	wrmsr(msr, val);
-	return back == (val ^ 1);
 }
 
 /*

@@ -38,6 +38,7 @@
 
 #include "perf_test_util.h"
 #include "hw_test_util.h"
+#include "hw_msr_util.h"
 #include "../kselftest_harness.h"
 #include "hw_cache_util.h"
 
@@ -53,31 +54,6 @@
 /* Request types, in both layouts. */
 #define DMND_DATA_RD		(1ULL << 0)
 #define DMND_RFO		(1ULL << 1)
-
-static int msr_fd = -1;
-
-static int rdmsr(__u32 msr, __u64 *val)
-{
-	return pread(msr_fd, val, sizeof(*val), msr) == sizeof(*val) ? 0 : -1;
-}
-
-static int wrmsr(__u32 msr, __u64 val)
-{
-	return pwrite(msr_fd, &val, sizeof(val), msr) == sizeof(val) ? 0 : -1;
-}
-
-/* Whether the register keeps a value written to it (restored after). */
-static bool msr_holds(__u32 msr)
-{
-	__u64 val, back;
-
-	if (rdmsr(msr, &val) || wrmsr(msr, val ^ 1))
-		return false;
-	if (rdmsr(msr, &back))
-		back = ~(val ^ 1);
-	wrmsr(msr, val);
-	return back == (val ^ 1);
-}
 
 /* A raw event with config1, disabled, on @pid and @cpu, in @group. */
 static int open_rsp(__u64 config, __u64 config1, pid_t pid, int cpu,

@@ -37,6 +37,7 @@
 
 #include "perf_test_util.h"
 #include "pmu_sysfs.h"
+#include "hw_msr_util.h"
 #include "../kselftest_harness.h"
 
 #define MSR_PMC0		0xc1
@@ -76,18 +77,6 @@
 #define EVTSEL_OS		(1ULL << 17)
 #define EVTSEL_EN		(1ULL << 22)
 #define WIDTH_MASK		((1ULL << 48) - 1)
-
-static int msr_fd = -1;
-
-static int rdmsr(__u32 msr, __u64 *val)
-{
-	return pread(msr_fd, val, sizeof(*val), msr) == sizeof(*val) ? 0 : -errno;
-}
-
-static int wrmsr(__u32 msr, __u64 val)
-{
-	return pwrite(msr_fd, &val, sizeof(val), msr) == sizeof(val) ? 0 : -errno;
-}
 
 static bool vendor_is(const char *name)
 {
