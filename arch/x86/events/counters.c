@@ -426,9 +426,17 @@ static int x86_map_hardware(const struct x86_cpu_type *type, u64 config,
 	return 0;
 }
 
-/* The event code of a PERF_TYPE_HW_CACHE config: 0 or -errno. */
-static int x86_map_cache(const struct x86_cpu_type *type, u64 config,
-			 u64 *code)
+/**
+ * x86_cache_lookup - the entry of a cache map for a PERF_TYPE_HW_CACHE
+ *	config
+ * @map: a table indexed by cache, operation and result
+ * @config: the config: cache in bits 7:0, operation 15:8, result 23:16
+ * @entry: the entry, where the config names one
+ *
+ * Return: 0, or -EINVAL for a cache, operation or result that does not
+ * exist.
+ */
+int x86_cache_lookup(const x86_cache_map_t *map, u64 config, u64 *entry)
 {
 	unsigned int cache = config & 0xff;
 	unsigned int op = (config >> 8) & 0xff;
@@ -437,15 +445,24 @@ static int x86_map_cache(const struct x86_cpu_type *type, u64 config,
 	if (cache >= PERF_COUNT_HW_CACHE_MAX ||
 	    op >= PERF_COUNT_HW_CACHE_OP_MAX ||
 	    result >= PERF_COUNT_HW_CACHE_RESULT_MAX)
-		return perf_refuse(-EINVAL, "config: no such cache, op or result",
-				   config);
-	if (!type->cache_map)
-		return perf_refuse(-ENOENT, "config: cache event not on this CPU",
-				   config);
+		return -EINVAL;
 	cache = array_index_nospec(cache, PERF_COUNT_HW_CACHE_MAX);
 	op = array_index_nospec(op, PERF_COUNT_HW_CACHE_OP_MAX);
 	result = array_index_nospec(result, PERF_COUNT_HW_CACHE_RESULT_MAX);
-	*code = (*type->cache_map)[cache][op][result];
+	*entry = (*map)[cache][op][result];
+	return 0;
+}
+
+/* The event code of a PERF_TYPE_HW_CACHE config: 0 or -errno. */
+static int x86_map_cache(const struct x86_cpu_type *type, u64 config,
+			 u64 *code)
+{
+	/* Without a table, every cache event the config can name is none. */
+	static const x86_cache_map_t none;
+
+	if (x86_cache_lookup(type->cache_map ?: &none, config, code))
+		return perf_refuse(-EINVAL, "config: no such cache, op or result",
+				   config);
 	if (!*code)
 		return perf_refuse(-ENOENT, "config: cache event not on this CPU",
 				   config);

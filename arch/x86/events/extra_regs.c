@@ -13,10 +13,10 @@
  * The vendor says at an event's creation which registers of its CPU
  * type it may have (hw.extra_regs), the one its event select names
  * (hw.extra_idx, tried first) and what they must hold
- * (hw.extra_config).  The
- * CPU's add() takes one for it (x86_extra_get()) and gives it back in
- * del(), with the events already there keeping theirs; the vendor writes
- * the register as it enables the event's counter.  A group is checked
+ * (hw.extra_config).  The CPU's add() takes one for it
+ * (x86_extra_get()) and gives it back in del(), with the events already
+ * there keeping theirs; the vendor writes the register as it enables
+ * the event's counter.  A group is checked
  * at open by giving its members registers in a set of their own, as the
  * counters are checked.
  */

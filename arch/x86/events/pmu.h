@@ -297,6 +297,7 @@ DECLARE_PER_CPU(struct x86_pmu_cpu, x86_pmu_cpu);
 DECLARE_PER_CPU(unsigned long, x86_pmi_count);
 
 bool x86_assign_counters(const u64 *allowed, int n, int *assign);
+int x86_cache_lookup(const x86_cache_map_t *map, u64 config, u64 *entry);
 
 void x86_event_update(struct perf_event *event);
 void x86_event_set_period(struct perf_event *event);

@@ -29,7 +29,6 @@
 #include <linux/cpufeature.h>
 #include <linux/device.h>
 #include <linux/init.h>
-#include <linux/nospec.h>
 #include <linux/perf_event.h>
 #include <asm/cpu_device_id.h>
 #include <asm/intel-family.h>
@@ -434,19 +433,12 @@ static int intel_extra_entry(const struct x86_cpu_type *type, u32 msr)
  */
 static u64 intel_cache_extra(const struct intel_model *model, u64 config)
 {
-	unsigned int cache = config & 0xff;
-	unsigned int op = (config >> 8) & 0xff;
-	unsigned int result = (config >> 16) & 0xff;
+	u64 value;
 
-	/* x86_hw_config() took only a config within the table. */
-	if (!model->cache_extra || cache >= PERF_COUNT_HW_CACHE_MAX ||
-	    op >= PERF_COUNT_HW_CACHE_OP_MAX ||
-	    result >= PERF_COUNT_HW_CACHE_RESULT_MAX)
+	if (!model->cache_extra ||
+	    x86_cache_lookup(model->cache_extra, config, &value))
 		return 0;
-	cache = array_index_nospec(cache, PERF_COUNT_HW_CACHE_MAX);
-	op = array_index_nospec(op, PERF_COUNT_HW_CACHE_OP_MAX);
-	result = array_index_nospec(result, PERF_COUNT_HW_CACHE_RESULT_MAX);
-	return (*model->cache_extra)[cache][op][result];
+	return value;
 }
 
 /*
