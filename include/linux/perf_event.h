@@ -207,6 +207,20 @@ struct hw_perf_event {
 			 * added there.
 			 */
 			s8			extra_idx;
+			/**
+			 * @branch_select: x86: what the branch recorder's
+			 * filter register must hold for the event's
+			 * branch_sample_type (Intel's LBR_SELECT or
+			 * IA32_LBR_CTL); the events recording branches on
+			 * a CPU share it.
+			 */
+			u64			branch_select;
+			/**
+			 * @branch_kinds: x86: the kinds of branch its
+			 * samples keep, of those the hardware recorded (the
+			 * driver's software filter).
+			 */
+			u32			branch_kinds;
 		};
 #ifdef CONFIG_HAVE_HW_BREAKPOINT
 		/* Breakpoint events */
@@ -291,6 +305,15 @@ struct hw_perf_event {
  *	0, or -EINVAL (optional: every period is taken)
  * @attr_update: more sysfs groups, added once the PMU's device exists;
  *	their is_visible() may look at the registered PMU (optional)
+ * @sched_task: a context switch on a CPU where the PMU asked to hear of
+ *	them (perf_sched_cb_inc()): as a task leaves, @sched_in false,
+ *	before its events go off; as the next one runs, @sched_in true,
+ *	once its events are on.  @ctx is that task's context, or NULL if
+ *	it has none.  With the PMU disabled and interrupts off (optional)
+ * @task_ctx_size: the size of what the PMU keeps of a task while it does
+ *	not run (perf_event_context::task_ctx_data), allocated for a task
+ *	context that gets an event its event_init gave
+ *	PERF_ATTACH_TASK_DATA (optional)
  * @task_ctx_nr: perf_invalid_context for a PMU that counts per CPU only
  *	and refuses per-task events (-EINVAL, before its event_init is
  *	asked); any other value lets it count tasks.
@@ -324,6 +347,8 @@ struct pmu {
 	void (*event_unmapped)(struct perf_event *event, struct mm_struct *mm);
 	int (*event_idx)(struct perf_event *event);
 	int (*check_period)(struct perf_event *event, u64 value);
+	void (*sched_task)(struct perf_event_context *ctx, bool sched_in);
+	size_t task_ctx_size;
 };
 
 /*
@@ -351,6 +376,8 @@ enum perf_event_state {
 #define PERF_ATTACH_GROUP	0x02	/* a sibling in a group */
 #define PERF_ATTACH_TASK	0x04	/* follows a task */
 #define PERF_ATTACH_CALLCHAIN	0x08	/* counted in callchain users */
+#define PERF_ATTACH_SCHED	0x10	/* holds perf_sched_events on */
+#define PERF_ATTACH_TASK_DATA	0x20	/* its task context has data of its PMU */
 
 /* perf_event::event_caps */
 #define PERF_EV_CAP_SOFTWARE	BIT(0)	/* counted by the kernel itself */
@@ -405,8 +432,9 @@ struct perf_event {
 	 */
 	enum perf_event_state		state;
 	/**
-	 * @attach_state: PERF_ATTACH_* bits: TASK and CALLCHAIN set at
-	 * creation, CONTEXT and GROUP under the context's lock.
+	 * @attach_state: PERF_ATTACH_* bits: TASK, CALLCHAIN, SCHED and
+	 * TASK_DATA set at creation, CONTEXT and GROUP under the context's
+	 * lock.
 	 */
 	unsigned int			attach_state;
 	/**
@@ -707,13 +735,21 @@ struct perf_raw_record {
 	struct perf_raw_frag		frag;
 };
 
-/*
- * A sample's taken branches (PERF_SAMPLE_BRANCH_STACK), @nr of them.  No
- * PMU here records branches: perf_sample_data::br_stack stays NULL and
- * bpf_read_branch_records() finds none.
+/**
+ * struct perf_branch_stack - a sample's taken branches
+ * @nr: how many there are in @entries
+ * @hw_idx: where the newest of them is in the hardware's stack (the
+ *	LBR's top of stack), or -1ULL where the entries are not kept in a
+ *	ring; written when the event asks for PERF_SAMPLE_BRANCH_HW_INDEX
+ * @entries: the branches, newest first
+ *
+ * The PERF_SAMPLE_BRANCH_STACK field of a sample, filled in by a PMU
+ * that records branches (the x86 LBR) and read by the core and by
+ * bpf_read_branch_records().
  */
 struct perf_branch_stack {
 	__u64				nr;
+	__u64				hw_idx;
 	struct perf_branch_entry	entries[];
 };
 
@@ -798,8 +834,9 @@ struct perf_sample_data {
 	/** @raw: the RAW field, e.g. a trace event's record; NULL: empty */
 	struct perf_raw_record		*raw;
 	/**
-	 * @br_stack: the BRANCH_STACK field; NULL: the PMU records no
-	 * branches (bpf_read_branch_records() reads it).
+	 * @br_stack: the BRANCH_STACK field, valid where @sample_flags has
+	 * PERF_SAMPLE_BRANCH_STACK (perf_sample_save_brstack()); else the
+	 * field is empty (bpf_read_branch_records() reads it).
 	 */
 	struct perf_branch_stack	*br_stack;
 	/**
@@ -1000,6 +1037,14 @@ struct perf_event_context {
 	int				nr_stat;
 	/** @nr_own: its events that are not copies (see ctx_swap()) */
 	int				nr_own;
+	/**
+	 * @task_ctx_data: a task context's: what a PMU keeps of the task
+	 * while it does not run (pmu::task_ctx_size bytes, for events with
+	 * PERF_ATTACH_TASK_DATA), or NULL.  Set once, under @lock; moves
+	 * with the task when ctx_swap() hands the context to another, and
+	 * freed with the context.  Read by the PMU's sched_task().
+	 */
+	void				*task_ctx_data;
 
 	/**
 	 * @refcount: references: its task's, one per event in it, and one for
@@ -1050,6 +1095,8 @@ int perf_pmu_register(struct pmu *pmu, const char *name, int type);
 void perf_pmu_unregister(struct pmu *pmu);
 void perf_pmu_disable(struct pmu *pmu);
 void perf_pmu_enable(struct pmu *pmu);
+void perf_sched_cb_inc(struct pmu *pmu);
+void perf_sched_cb_dec(struct pmu *pmu);
 int perf_event_overflow(struct perf_event *event,
 			struct perf_sample_data *data, struct pt_regs *regs);
 void perf_sample_event_took(u64 sample_len_ns);
@@ -1174,6 +1221,38 @@ static inline bool is_software_event(struct perf_event *event)
 static inline bool has_branch_stack(struct perf_event *event)
 {
 	return event->attr.sample_type & PERF_SAMPLE_BRANCH_STACK;
+}
+
+/**
+ * branch_sample_hw_index - does the event's branch stack carry hw_idx?
+ * @event: the event
+ *
+ * Return: true if its samples' PERF_SAMPLE_BRANCH_STACK field has the
+ * hardware index word (PERF_SAMPLE_BRANCH_HW_INDEX).
+ */
+static inline bool branch_sample_hw_index(const struct perf_event *event)
+{
+	return event->attr.branch_sample_type & PERF_SAMPLE_BRANCH_HW_INDEX;
+}
+
+/**
+ * perf_sample_save_brstack - put a branch stack in a sample
+ * @data: the sample
+ * @event: the event it is of
+ * @brs: the branches, which stay where they are until the sample is
+ *	written
+ *
+ * For a PMU's overflow handler; only where the event asked for
+ * PERF_SAMPLE_BRANCH_STACK.
+ */
+static inline void perf_sample_save_brstack(struct perf_sample_data *data,
+					    struct perf_event *event,
+					    struct perf_branch_stack *brs)
+{
+	if (!has_branch_stack(event))
+		return;
+	data->br_stack = brs;
+	data->sample_flags |= PERF_SAMPLE_BRANCH_STACK;
 }
 
 /**

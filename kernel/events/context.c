@@ -86,6 +86,8 @@ void perf_put_context(struct perf_event_context *ctx)
 		return;
 	if (ctx->task != TASK_TOMBSTONE)
 		put_task_struct(ctx->task);
+	/* Only the sched_task() of its running task looks at it. */
+	kfree(ctx->task_ctx_data);
 	kfree_rcu(ctx, rcu_head);
 }
 
@@ -552,6 +554,8 @@ static bool ctx_swap(struct task_struct *prev, struct perf_event_context *ctx,
 
 	ctx->task = next;
 	next_ctx->task = prev;
+	/* What the PMUs keep of each task stays with it. */
+	swap(ctx->task_ctx_data, next_ctx->task_ctx_data);
 	WRITE_ONCE(prev->perf_event_ctxp[0], next_ctx);
 	WRITE_ONCE(next->perf_event_ctxp[0], ctx);
 	swapped = true;
@@ -582,6 +586,11 @@ void __perf_event_task_sched_out(struct task_struct *prev,
 	if (IS_ENABLED(CONFIG_CGROUP_PERF) &&
 	    __perf_sw_enabled(PERF_COUNT_SW_CGROUP_SWITCHES))
 		perf_cgroup_sched_out(prev, next);
+
+	/* While @prev's events still run: the PMUs may save its state. */
+	if (perf_sched_cb_wanted())
+		perf_sched_cb_switch(this_cpu_ptr(&perf_cpu_ctx)->task_ctx,
+				     false);
 
 	/*
 	 * Only this CPU schedules @prev's context in or out, so is_active
@@ -632,6 +641,10 @@ void __perf_event_task_sched_in(struct task_struct *prev,
 			ctx_sched_in(ctx);
 		raw_spin_unlock(&ctx->lock);
 	}
+	/* Once @task's events run: the PMUs may restore its state. */
+	if (perf_sched_cb_wanted())
+		perf_sched_cb_switch(this_cpu_ptr(&perf_cpu_ctx)->task_ctx,
+				     true);
 	if (perf_sb_switch_wanted())
 		perf_record_switch(task, prev, true);
 
@@ -1527,6 +1540,36 @@ struct perf_event_context *perf_ctx_alloc_task(struct task_struct *task)
 	if (task)
 		ctx->task = get_task_struct(task);
 	return ctx;
+}
+
+/**
+ * perf_ctx_task_data - give a task context its PMU's data for an event
+ * @ctx: the context an event goes into: nothing to do for a CPU's
+ * @event: the event; nothing to do unless its PMU's
+ *	event_init gave it PERF_ATTACH_TASK_DATA
+ *
+ * The data is allocated once, zeroed, the first event that needs it
+ * going in; may sleep.
+ *
+ * Return: 0, or -ENOMEM.
+ */
+int perf_ctx_task_data(struct perf_event_context *ctx, struct perf_event *event)
+{
+	void *data;
+
+	if (!ctx->task || !(event->attach_state & PERF_ATTACH_TASK_DATA) ||
+	    READ_ONCE(ctx->task_ctx_data))
+		return 0;
+	data = kzalloc(event->pmu->task_ctx_size, GFP_KERNEL);
+	if (!data)
+		return perf_refuse(-ENOMEM, "context: out of memory",
+				   event->pmu->task_ctx_size);
+	raw_spin_lock_irq(&ctx->lock);
+	if (!ctx->task_ctx_data)
+		swap(ctx->task_ctx_data, data);
+	raw_spin_unlock_irq(&ctx->lock);
+	kfree(data);
+	return 0;
 }
 
 /**

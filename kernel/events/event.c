@@ -177,9 +177,15 @@ struct perf_event *perf_event_alloc(struct perf_event_attr *attr, int cpu,
 	perf_event_init_pending(event);
 	perf_sb_account(event, true);
 
-	/* An inherited copy's ancestor holds the key on for it. */
-	if (task && !parent)
+	/*
+	 * An inherited copy's ancestor holds the key on for it.  A CPU's
+	 * event with a branch stack holds it too: its PMU hears of context
+	 * switches (sched_cb.c).
+	 */
+	if (task ? !parent : has_branch_stack(event)) {
+		event->attach_state |= PERF_ATTACH_SCHED;
 		static_branch_inc(&perf_sched_events.key);
+	}
 	if (parent) {
 		perf_event_get_ref(parent);
 		perf_bpf_inherit(event, parent);
@@ -221,11 +227,10 @@ void perf_event_free(struct perf_event *event)
 	perf_event_destroy_pmu(event);
 	perf_sb_account(event, false);
 
-	if (event->attach_state & PERF_ATTACH_TASK) {
-		if (!event->parent)
-			static_branch_slow_dec_deferred(&perf_sched_events);
+	if (event->attach_state & PERF_ATTACH_SCHED)
+		static_branch_slow_dec_deferred(&perf_sched_events);
+	if (event->attach_state & PERF_ATTACH_TASK)
 		put_task_struct(event->hw.target);
-	}
 	if (event->attach_state & PERF_ATTACH_CALLCHAIN)
 		perf_callchain_put();
 	perf_cgroup_detach(event);

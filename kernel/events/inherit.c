@@ -55,6 +55,7 @@ static int perf_inherit_group(struct perf_event *leader,
 {
 	struct perf_event_context *ctx = child->perf_event_ctxp[0];
 	struct perf_event *copy, *sibling;
+	int ret;
 
 	if (!leader->attr.inherit || leader->state < PERF_EVENT_STATE_OFF)
 		return 0;
@@ -71,6 +72,9 @@ static int perf_inherit_group(struct perf_event *leader,
 	copy = perf_inherit_event(leader, NULL, child, ctx);
 	if (IS_ERR(copy))
 		return PTR_ERR(copy);
+	ret = perf_ctx_task_data(ctx, copy);
+	if (ret)
+		return ret;
 
 	list_for_each_entry(sibling, &leader->sibling_list, sibling_entry) {
 		struct perf_event *member;
@@ -78,6 +82,9 @@ static int perf_inherit_group(struct perf_event *leader,
 		member = perf_inherit_event(sibling, copy, child, ctx);
 		if (IS_ERR(member))
 			return PTR_ERR(member);
+		ret = perf_ctx_task_data(ctx, member);
+		if (ret)
+			return ret;
 	}
 	return 0;
 }

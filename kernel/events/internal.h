@@ -69,6 +69,10 @@ void perf_pmus_sysfs_start(void);
 int perf_pmu_sysfs_add(struct pmu *pmu);
 void perf_pmu_sysfs_del(struct pmu *pmu);
 
+/* sched_cb.c */
+void perf_sched_cb_switch(struct perf_event_context *ctx, bool sched_in);
+bool perf_sched_cb_wanted(void);
+
 /* callchain.c */
 int perf_callchain_get(u32 max_stack);
 void perf_callchain_put(void);
@@ -92,6 +96,8 @@ void perf_pmu_nop_read(struct perf_event *event);
 int perf_pmu_add_unsupported(struct perf_event *event, int flags);
 
 /* context.c */
+int perf_ctx_task_data(struct perf_event_context *ctx,
+		       struct perf_event *event);
 struct perf_event_context *perf_find_get_context(struct task_struct *task,
 						 int cpu);
 void perf_get_context(struct perf_event_context *ctx);

@@ -350,6 +350,46 @@ static unsigned int perf_sample_raw_size(struct perf_sample_data *data)
 	return round_up(size + sizeof(u32), sizeof(u64));
 }
 
+/* The sample's branch stack, or NULL where the PMU recorded none. */
+static struct perf_branch_stack *perf_sample_brstack(struct perf_sample_data *data)
+{
+	if (!(data->sample_flags & PERF_SAMPLE_BRANCH_STACK))
+		return NULL;
+	return data->br_stack;
+}
+
+/*
+ * The size of the PERF_SAMPLE_BRANCH_STACK field: the number of
+ * branches, the hardware index where the event asks for it, and the
+ * branches; only the number (0) where there are none.
+ */
+static unsigned int perf_sample_brstack_size(struct perf_event *event,
+					     struct perf_sample_data *data)
+{
+	struct perf_branch_stack *brs = perf_sample_brstack(data);
+
+	if (!brs)
+		return sizeof(u64);
+	return sizeof(u64) * (1 + branch_sample_hw_index(event)) +
+	       brs->nr * sizeof(struct perf_branch_entry);
+}
+
+static void perf_output_brstack(struct perf_output_handle *handle,
+				struct perf_event *event,
+				struct perf_sample_data *data)
+{
+	struct perf_branch_stack *brs = perf_sample_brstack(data);
+	u64 nr = brs ? brs->nr : 0;
+
+	perf_output_put(handle, nr);
+	if (!brs)
+		return;
+	if (branch_sample_hw_index(event))
+		perf_output_put(handle, brs->hw_idx);
+	perf_output_copy(handle, brs->entries,
+			 nr * sizeof(struct perf_branch_entry));
+}
+
 static void perf_output_regs(struct perf_output_handle *handle,
 			     struct perf_regs *regs, u64 mask)
 {
@@ -406,7 +446,7 @@ static unsigned int perf_prepare_sample(struct perf_event_header *header,
 	if (type & PERF_SAMPLE_RAW)
 		size += perf_sample_raw_size(data);
 	if (type & PERF_SAMPLE_BRANCH_STACK)
-		size += sizeof(u64);
+		size += perf_sample_brstack_size(event, data);
 	if (type & (PERF_SAMPLE_REGS_USER | PERF_SAMPLE_STACK_USER))
 		perf_get_regs_user(&data->regs_user, regs);
 	if (type & PERF_SAMPLE_REGS_USER)
@@ -522,7 +562,7 @@ static void perf_output_sample(struct perf_output_handle *handle,
 	if (type & PERF_SAMPLE_RAW)
 		perf_output_raw(handle, data);
 	if (type & PERF_SAMPLE_BRANCH_STACK)
-		perf_output_put(handle, zero);
+		perf_output_brstack(handle, event, data);
 	if (type & PERF_SAMPLE_REGS_USER)
 		perf_output_regs(handle, &data->regs_user,
 				 attr->sample_regs_user);

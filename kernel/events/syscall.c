@@ -331,6 +331,10 @@ static struct file *perf_open_event(struct perf_event_attr *attr,
 			goto out_unpin;
 	}
 
+	ret = perf_ctx_task_data(ctx, event);
+	if (ret)
+		goto out_unpin;
+
 	file = anon_inode_getfile("[perf_event]", &perf_fops, event, O_RDWR);
 	if (IS_ERR(file)) {
 		ret = perf_refuse(PTR_ERR(file), "file: cannot be made", 0);

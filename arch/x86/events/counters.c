@@ -348,6 +348,10 @@ static int x86_pmu_add(struct perf_event *event, int flags)
 
 	if (n >= X86_PMU_MAX_EVENTS)
 		return -EAGAIN;
+	/* The events recording branches share the recorder's filter. */
+	if (has_branch_stack(event) && cpuc->branch_users &&
+	    cpuc->branch_select != event->hw.branch_select)
+		return -EAGAIN;
 	if (event->hw.extra_regs) {
 		extra = x86_extra_get(&cpuc->extra, event);
 		if (extra < 0)
@@ -367,6 +371,11 @@ static int x86_pmu_add(struct perf_event *event, int flags)
 
 	if (extra >= 0)
 		x86_extra_take(event, extra);
+	if (has_branch_stack(event) && !cpuc->branch_users++) {
+		cpuc->branch_select = event->hw.branch_select;
+		x86_pmu.branch_start();
+		perf_sched_cb_inc(event->pmu);
+	}
 	memcpy(cpuc->assign, assign, (n + 1) * sizeof(*assign));
 	cpuc->events[n] = event;
 	cpuc->n_events = n + 1;
@@ -399,6 +408,10 @@ static void x86_pmu_del(struct perf_event *event, int flags)
 			continue;
 		if (event->hw.extra_regs)
 			x86_extra_put(&cpuc->extra, event->hw.extra_idx);
+		if (has_branch_stack(event) && !--cpuc->branch_users) {
+			perf_sched_cb_dec(event->pmu);
+			x86_pmu.branch_stop();
+		}
 		memmove(&cpuc->events[i], &cpuc->events[i + 1],
 			(n - i - 1) * sizeof(cpuc->events[0]));
 		memmove(&cpuc->assign[i], &cpuc->assign[i + 1],
@@ -545,10 +558,21 @@ static bool x86_group_mixes_types(struct perf_event *event)
 	return false;
 }
 
-/* Whether a member of a group gets an extra register it needs. */
+/*
+ * Whether a member of a group gets an extra register it needs, and the
+ * branch filter it needs (@branch: the first member's that records
+ * branches, or NULL).
+ */
 static bool x86_group_extra_fits(struct x86_extra_use *extra,
-				 const struct perf_event *event)
+				 struct perf_event **branch,
+				 struct perf_event *event)
 {
+	if (has_branch_stack(event)) {
+		if (*branch &&
+		    (*branch)->hw.branch_select != event->hw.branch_select)
+			return false;
+		*branch = event;
+	}
 	return !event->hw.extra_regs || x86_extra_get(extra, event) >= 0;
 }
 
@@ -566,12 +590,13 @@ static bool x86_group_fits(struct perf_event *event)
 	u64 allowed[X86_PMU_MAX_EVENTS];
 	int assign[X86_PMU_MAX_EVENTS];
 	struct x86_extra_use extra = {};
+	struct perf_event *branch = NULL;
 	int n = 0;
 
 	/* A new leader has no members yet (nor a leader, if KUnit made it). */
 	if (leader && leader != event) {
 		if (leader->pmu == event->pmu) {
-			if (!x86_group_extra_fits(&extra, leader))
+			if (!x86_group_extra_fits(&extra, &branch, leader))
 				return false;
 			allowed[n++] = leader->hw.counters;
 		}
@@ -581,12 +606,12 @@ static bool x86_group_fits(struct perf_event *event)
 			    sibling->state <= PERF_EVENT_STATE_OFF)
 				continue;
 			if (n >= X86_PMU_MAX_EVENTS - 1 ||
-			    !x86_group_extra_fits(&extra, sibling))
+			    !x86_group_extra_fits(&extra, &branch, sibling))
 				return false;
 			allowed[n++] = sibling->hw.counters;
 		}
 	}
-	if (!x86_group_extra_fits(&extra, event))
+	if (!x86_group_extra_fits(&extra, &branch, event))
 		return false;
 	allowed[n++] = event->hw.counters;
 	memset(assign, -1, sizeof(assign));
@@ -655,6 +680,8 @@ int x86_pmu_event_init(struct perf_event *event)
 		return -ENOENT;
 
 	hwc->extra_regs = 0;
+	hwc->branch_select = 0;
+	hwc->branch_kinds = 0;
 	ret = x86_pmu.hw_config(event);
 	if (ret)
 		return ret;
@@ -691,6 +718,13 @@ int x86_pmu_event_init(struct perf_event *event)
 	return 0;
 }
 
+/* A context switch on a CPU where events record branches. */
+static void x86_pmu_sched_task(struct perf_event_context *ctx, bool sched_in)
+{
+	if (this_cpu_read(x86_pmu_cpu.branch_users))
+		x86_pmu.branch_switch(ctx, sched_in);
+}
+
 /*
  * What each CPU type's PMU is made from (x86_cpu_types_init()); the
  * vendor may add capabilities before.
@@ -707,6 +741,7 @@ struct pmu x86_cpu_pmu = {
 	.event_mapped	= x86_rdpmc_mapped,
 	.event_unmapped	= x86_rdpmc_unmapped,
 	.check_period	= x86_check_period,
+	.sched_task	= x86_pmu_sched_task,
 };
 
 /* A CPU comes up: clean counters, the PMI routed, nothing running. */

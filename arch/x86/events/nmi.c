@@ -69,6 +69,9 @@ static int x86_pmi_overflows(struct x86_pmu_cpu *cpuc, u64 status,
 		}
 		x86_event_set_period(event);
 		perf_sample_data_init(&data, 0, period);
+		if (has_branch_stack(event))
+			perf_sample_save_brstack(&data, event,
+						 x86_pmu.branch_sample(event));
 		if (perf_event_overflow(event, &data, regs))
 			x86_pmu_stop(event, 0);
 	}
@@ -97,6 +100,9 @@ int x86_pmu_handle_irq(struct pt_regs *regs)
 	start = sched_clock();
 	x86_pmu.disable_all(cpuc->running);
 	status = x86_pmu.status(cpuc->running);
+	/* The branches that led here, frozen as the PMI came. */
+	if (status && cpuc->branch_users)
+		x86_pmu.branch_read();
 	while (status) {
 		x86_pmu.ack(status);
 		/*

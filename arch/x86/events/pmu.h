@@ -96,6 +96,36 @@ int x86_extra_get(struct x86_extra_use *use, const struct perf_event *event);
 void x86_extra_put(struct x86_extra_use *use, int idx);
 void x86_extra_take(struct perf_event *event, int idx);
 
+/*
+ * Kinds of branch (branch_kind.c), with the privilege level of their
+ * target: what a branch recorder's software filter keeps or drops.
+ */
+#define X86_BRANCH_USER		BIT(0)	/* to user space */
+#define X86_BRANCH_KERNEL	BIT(1)	/* to the kernel */
+#define X86_BRANCH_CALL		BIT(2)	/* direct call */
+#define X86_BRANCH_IND_CALL	BIT(3)	/* indirect call */
+#define X86_BRANCH_RET		BIT(4)	/* return */
+#define X86_BRANCH_SYSCALL	BIT(5)	/* SYSCALL, SYSENTER */
+#define X86_BRANCH_SYSRET	BIT(6)	/* SYSRET, SYSEXIT */
+#define X86_BRANCH_INT		BIT(7)	/* software interrupt */
+#define X86_BRANCH_IRET		BIT(8)	/* return from interrupt */
+#define X86_BRANCH_JCC		BIT(9)	/* conditional branch */
+#define X86_BRANCH_JMP		BIT(10)	/* direct jump */
+#define X86_BRANCH_IND_JMP	BIT(11)	/* indirect jump */
+#define X86_BRANCH_IRQ		BIT(12)	/* interrupt, trap or fault */
+#define X86_BRANCH_ZERO_CALL	BIT(13)	/* call to the next instruction */
+#define X86_BRANCH_LEVELS	(X86_BRANCH_USER | X86_BRANCH_KERNEL)
+#define X86_BRANCH_KINDS	(BIT(14) - 1 - X86_BRANCH_LEVELS)
+
+/* The privilege level of an address: the kernel's are the upper half. */
+static inline u32 x86_branch_level(u64 addr)
+{
+	return (s64)addr < 0 ? X86_BRANCH_KERNEL : X86_BRANCH_USER;
+}
+
+u32 x86_branch_kind(u64 from, u64 to);
+int x86_branch_perf_type(u32 kind);
+
 /* The kinds of CPU one machine may have: two on Intel's hybrids. */
 #define X86_MAX_CPU_TYPES	2
 
@@ -201,6 +231,17 @@ extern struct x86_cpu_type x86_cpu_types[X86_MAX_CPU_TYPES];
  *	(metrics, and the slots counter while it counts for them: struct
  *	x86_pmu_cpu's @topdown), or NULL where no CPU has metrics
  * @topdown_set_period: x86_event_set_period() of such an event
+ * @branches: the entries of the branch recorder (caps/branches), 0 for
+ *	none
+ * @branch_start: the first event recording branches (has_branch_stack())
+ *	goes on this CPU: start the recorder afresh; NULL where there is
+ *	none (the vendor's hw_config refuses such events)
+ * @branch_stop: the last one goes off
+ * @branch_read: at the PMI, with the counters disabled: take what the
+ *	recorder holds, once for all the samples of this PMI
+ * @branch_sample: the branches for a sample of an event recording them,
+ *	as its branch_sample_type asks, from what @branch_read took
+ * @branch_switch: pmu::sched_task() while an event records branches
  * @limit_period: the period an event's counter is loaded with for
  *	@left events to go: @left, or more where the model cannot take so
  *	few; NULL where every period is taken.  A sample period it would
@@ -241,6 +282,12 @@ struct x86_pmu {
 	void	(*topdown_update)(struct perf_event *event);
 	void	(*topdown_set_period)(struct perf_event *event);
 	u64	(*limit_period)(struct perf_event *event, u64 left);
+	unsigned int		branches;
+	void	(*branch_start)(void);
+	void	(*branch_stop)(void);
+	void	(*branch_read)(void);
+	struct perf_branch_stack *(*branch_sample)(struct perf_event *event);
+	void	(*branch_switch)(struct perf_event_context *ctx, bool sched_in);
 };
 
 extern struct x86_pmu x86_pmu;
@@ -270,6 +317,8 @@ extern struct pmu x86_cpu_pmu;
  * @pending: events were added since the counters were last placed
  * @enabled: the PMU is not inside perf_pmu_disable()
  * @extra: what its extra registers hold for the events added to it
+ * @branch_users: events added to it that record branches
+ * @branch_select: the filter they share (hw.branch_select)
  *
  * Locking: changed only on its own CPU with interrupts off, by the
  * core's add/del/start/stop and perf_pmu_enable/disable.  The NMI
@@ -291,6 +340,8 @@ struct x86_pmu_cpu {
 	bool			pending;
 	bool			enabled;
 	struct x86_extra_use	extra;
+	unsigned int		branch_users;
+	u64			branch_select;
 };
 
 DECLARE_PER_CPU(struct x86_pmu_cpu, x86_pmu_cpu);

@@ -7,9 +7,11 @@
  *		model's additions)
  *   events/	the generic hardware events this CPU has, as raw configs,
  *		and the model's own events
- *   caps/	max_precise, pmu_name (Intel), and, our extension (6.1 has
- *		no way to ask), gp_counters and fixed_counters: how many
- *		general and fixed counters the PMU has
+ *   caps/	branches (the entries of the branch recorder, where there
+ *		is one), max_precise, pmu_name (Intel), and, our
+ *		extension (6.1 has no way to ask), gp_counters and
+ *		fixed_counters: how many general and fixed counters the
+ *		PMU has
  *   rdpmc	see rdpmc.c; the vendor may add more (freeze_on_smi)
  *   cpus	on a hybrid, the CPUs of the PMU's kind
  *
@@ -147,7 +149,15 @@ static ssize_t fixed_counters_show(struct device *dev,
 }
 static DEVICE_ATTR_RO(fixed_counters);
 
+static ssize_t branches_show(struct device *dev,
+			     struct device_attribute *attr, char *page)
+{
+	return sysfs_emit(page, "%u\n", x86_pmu.branches);
+}
+static DEVICE_ATTR_RO(branches);
+
 static struct attribute *x86_caps_attrs[] = {
+	&dev_attr_branches.attr,
 	&dev_attr_max_precise.attr,
 	&dev_attr_pmu_name.attr,
 	&dev_attr_gp_counters.attr,
@@ -159,6 +169,8 @@ static umode_t x86_caps_visible(struct kobject *kobj, struct attribute *attr,
 				int i)
 {
 	if (attr == &dev_attr_pmu_name.attr && !x86_pmu.pmu_name)
+		return 0;
+	if (attr == &dev_attr_branches.attr && !x86_pmu.branches)
 		return 0;
 	return attr->mode;
 }

@@ -59,6 +59,7 @@ const struct intel_model intel_bonnell = {
 	.name		= "Atom events",
 	.pmu_name	= "bonnell",
 	.cache_map	= &bnl_cache_map,
+	.lbr		= &intel_lbr_atom,
 };
 
 /* OFFCORE_RESPONSE_0; _1 is umask 2 */
@@ -141,4 +142,5 @@ const struct intel_model intel_silvermont = {
 	.n_extra_msrs	= ARRAY_SIZE(slm_extra_msrs),
 	.format_attrs	= intel_offcore_format,
 	.event_attrs	= slm_event_attrs,
+	.lbr		= &intel_lbr_slm,
 };

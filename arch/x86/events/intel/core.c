@@ -40,6 +40,7 @@
 #define INTEL_CAP_FULL_WIDTH	BIT_ULL(13)
 
 /* Global status bits that are not counters but are acknowledged too. */
+#define INTEL_STATUS_LBR_FRZ	BIT_ULL(58)
 #define INTEL_STATUS_OVF_BUF	BIT_ULL(62)
 #define INTEL_STATUS_COND_CHGD	BIT_ULL(63)
 
@@ -262,6 +263,8 @@ static void intel_disable(struct perf_event *event)
 
 static void intel_enable_all(u64 running)
 {
+	if (this_cpu_read(x86_pmu_cpu.branch_users))
+		intel_lbr_enable();
 	wrmsrl(MSR_CORE_PERF_GLOBAL_CTRL, intel_global_bits(running) &
 	       ~this_cpu_read(intel_guest_cpu.excl_host));
 }
@@ -269,13 +272,16 @@ static void intel_enable_all(u64 running)
 static void intel_disable_all(u64 running)
 {
 	wrmsrl(MSR_CORE_PERF_GLOBAL_CTRL, 0);
+	if (this_cpu_read(x86_pmu_cpu.branch_users))
+		intel_lbr_disable();
 }
 
 /* The IA32_PERF_GLOBAL_STATUS bits of a CPU type's counters. */
 static u64 intel_status_bits(const struct x86_cpu_type *type)
 {
 	return intel_global_bits(x86_type_counters(type) | type->metrics) |
-	       INTEL_STATUS_OVF_BUF | INTEL_STATUS_COND_CHGD;
+	       INTEL_STATUS_LBR_FRZ | INTEL_STATUS_OVF_BUF |
+	       INTEL_STATUS_COND_CHGD;
 }
 
 static u64 intel_status(u64 running)
@@ -329,6 +335,7 @@ static void intel_reset(void)
 		intel_set_freeze_on_smi(NULL);
 		intel_topdown_reset(type);
 	}
+	intel_lbr_reset_cpu();
 }
 
 static u32 intel_rdpmc_index(int idx)
@@ -550,11 +557,9 @@ static int intel_hw_config(struct perf_event *event)
 		if (ret)
 			return ret;
 	}
-	/* No last-branch records here. */
-	if (attr->sample_type & PERF_SAMPLE_BRANCH_STACK)
-		return perf_refuse(-EOPNOTSUPP,
-				   "sample_type: no branch records here",
-				   attr->branch_sample_type);
+	ret = intel_lbr_config(event);
+	if (ret)
+		return ret;
 	/*
 	 * Version 1 has no AnyThread bit, and 6.1's core driver lets a raw
 	 * event set it, to no effect (the raw mask leaves it out).
@@ -876,6 +881,7 @@ int __init intel_pmu_probe(void)
 	union cpuid10_ebx ebx;
 	union cpuid10_edx edx;
 	unsigned int ecx, fixed_n, i;
+	const char *lbr = "";
 	u64 caps = 0;
 
 	if (boot_cpu_data.x86_vendor != X86_VENDOR_INTEL ||
@@ -985,9 +991,11 @@ int __init intel_pmu_probe(void)
 		if (model->min_period || model->prec_dist_period)
 			x86_pmu.limit_period = intel_limit_period;
 	}
-	pr_info("Performance Events: %s, %s%s%s PMU driver.\n", x86_pmu.name,
+	if (x86_pmu.n_types < 2)
+		lbr = intel_lbr_init(x86_cpu_types[0].model, caps);
+	pr_info("Performance Events: %s, %s%s%s%s PMU driver.\n", x86_pmu.name,
 		x86_pmu.version >= 5 && edx.split.anythread_deprecated ?
-		"AnyThread deprecated, " : "",
+		"AnyThread deprecated, " : "", lbr,
 		caps & INTEL_CAP_FULL_WIDTH ? "full-width counters, " : "",
 		x86_pmu.driver);
 	return 0;

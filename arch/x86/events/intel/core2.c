@@ -99,4 +99,5 @@ const struct intel_model intel_core2 = {
 	.cache_map	= &core2_cache_map,
 	.constraints	= core2_constraints,
 	.n_constraints	= ARRAY_SIZE(core2_constraints),
+	.lbr		= &intel_lbr_core2,
 };

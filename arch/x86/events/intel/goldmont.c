@@ -125,6 +125,7 @@ const struct intel_model intel_goldmont = {
 	.n_extra_msrs	= ARRAY_SIZE(glm_extra_msrs),
 	.format_attrs	= intel_offcore_format,
 	.event_attrs	= glm_event_attrs,
+	.lbr		= &intel_lbr_skl,
 };
 
 const struct intel_model intel_goldmont_plus = {
@@ -136,4 +137,5 @@ const struct intel_model intel_goldmont_plus = {
 	.n_extra_msrs	= ARRAY_SIZE(glm_extra_msrs),
 	.format_attrs	= intel_offcore_format,
 	.event_attrs	= glp_event_attrs,
+	.lbr		= &intel_lbr_skl,
 };

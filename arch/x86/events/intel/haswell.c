@@ -160,6 +160,7 @@ const struct intel_model intel_haswell = {
 	.event_attrs	= intel_snb_topdown_events,
 	.min_period	= 32,
 	.prec_dist_period = 128,
+	.lbr		= &intel_lbr_hsw,
 };
 
 const struct intel_model intel_broadwell = {
@@ -174,6 +175,7 @@ const struct intel_model intel_broadwell = {
 	.format_attrs	= intel_ldlat_format,
 	.event_attrs	= intel_snb_topdown_events,
 	.prec_dist_period = 128,
+	.lbr		= &intel_lbr_hsw,
 };
 
 #undef C

@@ -211,6 +211,7 @@ const struct intel_model intel_icelake = {
 	.n_extra_msrs	= ARRAY_SIZE(icl_extra_msrs),
 	.format_attrs	= intel_frontend_format,
 	.metrics	= 4,
+	.lbr		= &intel_lbr_skl,
 };
 
 /* Golden Cove's tables: Sapphire Rapids', and Alder Lake's big cores'. */

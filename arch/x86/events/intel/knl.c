@@ -69,4 +69,5 @@ const struct intel_model intel_knl = {
 	.extra_msrs	= knl_extra_msrs,
 	.n_extra_msrs	= ARRAY_SIZE(knl_extra_msrs),
 	.format_attrs	= intel_offcore_format,
+	.lbr		= &intel_lbr_knl,
 };

@@ -131,6 +131,35 @@ struct intel_extra_msr {
 #define INTEL_RANGE_ON(first, last, counters)				\
 	{ (first), 0, (last), (counters) }
 
+/* The filters of a model's LBR_SELECT (intel/lbr.c). */
+enum intel_lbr_select {
+	INTEL_LBR_NO_SELECT,	/* none: Core 2 and Bonnell filter nothing */
+	INTEL_LBR_SELECT_NHM,	/* Nehalem's, with its errata */
+	INTEL_LBR_SELECT_SNB,	/* Sandy Bridge's */
+	INTEL_LBR_SELECT_HSW,	/* Haswell's: call-stack mode too */
+};
+
+/**
+ * struct intel_lbr - a model's last branch records (Intel SDM vol. 3B,
+ *	"Last Branch, Call Stack, Interrupt, and Exception Recording")
+ * @depth: the entries of the stack (a power of 2)
+ * @from: the MSR of entry 0's source; the others follow
+ * @to: the MSR of entry 0's target
+ * @select: what its LBR_SELECT filters
+ *
+ * The format of the entries is IA32_PERF_CAPABILITIES'.
+ */
+struct intel_lbr {
+	u8			depth;
+	u16			from;
+	u16			to;
+	enum intel_lbr_select	select;
+};
+
+extern const struct intel_lbr intel_lbr_core2, intel_lbr_atom;
+extern const struct intel_lbr intel_lbr_slm, intel_lbr_nhm, intel_lbr_snb;
+extern const struct intel_lbr intel_lbr_hsw, intel_lbr_skl, intel_lbr_knl;
+
 /**
  * struct intel_model - a family of models that share a core PMU
  * @name: for the boot message ("Skylake events")
@@ -162,6 +191,7 @@ struct intel_extra_msr {
  *	refused with EINVAL
  * @prec_dist_period: the shortest period of INST_RETIRED.PREC_DIST (in
  *	place of @min_period), 0 for no such rule
+ * @lbr: its last branch records, or NULL
  */
 struct intel_model {
 	const char			*name;
@@ -183,6 +213,7 @@ struct intel_model {
 	u8				more_fixed;
 	u8				min_period;
 	u8				prec_dist_period;
+	const struct intel_lbr		*lbr;
 };
 
 /*
@@ -195,6 +226,13 @@ extern struct attribute *intel_frontend_format[];
 
 /* The offcore responses of the LL and NODE events (skylake.c). */
 extern const x86_cache_map_t intel_skl_cache_extra;
+
+/* The last branch records (lbr.c). */
+int intel_lbr_config(struct perf_event *event);
+void intel_lbr_enable(void);
+void intel_lbr_disable(void);
+void intel_lbr_reset_cpu(void);
+const char *intel_lbr_init(const struct intel_model *model, u64 caps);
 
 /* Topdown slots and metrics, from Ice Lake (topdown.c). */
 bool intel_is_metric(const struct x86_cpu_type *type, u64 config);

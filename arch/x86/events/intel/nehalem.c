@@ -215,6 +215,7 @@ const struct intel_model intel_nehalem = {
 	.n_extra_msrs	= ARRAY_SIZE(nhm_extra_msrs),
 	.format_attrs	= intel_ldlat_format,
 	.min_period	= 32,
+	.lbr		= &intel_lbr_nhm,
 };
 
 const struct intel_model intel_westmere = {
@@ -230,6 +231,7 @@ const struct intel_model intel_westmere = {
 	.extra_msrs	= wsm_extra_msrs,
 	.n_extra_msrs	= ARRAY_SIZE(wsm_extra_msrs),
 	.format_attrs	= intel_ldlat_format,
+	.lbr		= &intel_lbr_nhm,
 };
 
 #undef C

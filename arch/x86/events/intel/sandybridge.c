@@ -198,6 +198,7 @@ const struct intel_model intel_sandybridge = {
 	.n_extra_msrs	= ARRAY_SIZE(snb_extra_msrs),
 	.format_attrs	= intel_ldlat_format,
 	.event_attrs	= intel_snb_topdown_events,
+	.lbr		= &intel_lbr_snb,
 };
 
 const struct intel_model intel_ivybridge = {
@@ -214,6 +215,7 @@ const struct intel_model intel_ivybridge = {
 	.n_extra_msrs	= ARRAY_SIZE(snb_extra_msrs),
 	.format_attrs	= intel_ldlat_format,
 	.event_attrs	= intel_snb_topdown_events,
+	.lbr		= &intel_lbr_snb,
 };
 
 #undef C

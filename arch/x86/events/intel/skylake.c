@@ -164,6 +164,7 @@ const struct intel_model intel_skylake = {
 	.n_extra_msrs	= ARRAY_SIZE(skl_extra_msrs),
 	.format_attrs	= intel_frontend_format,
 	.event_attrs	= skl_event_attrs,
+	.lbr		= &intel_lbr_skl,
 };
 
 #undef C

@@ -103,6 +103,7 @@ const struct intel_model intel_tremont = {
 	.n_extra_msrs	= ARRAY_SIZE(tnt_extra_msrs),
 	.format_attrs	= intel_offcore_format,
 	.event_attrs	= tnt_event_attrs,
+	.lbr		= &intel_lbr_skl,
 };
 
 const struct intel_model intel_gracemont = {

@@ -1,0 +1,661 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The last branch records of Intel's cores before the architectural LBR
+ * (Intel SDM vol. 3B, "Last Branch, Call Stack, Interrupt, and Exception
+ * Recording"): a ring of FROM and TO registers, and from format 5 an
+ * INFO register each, whose top of stack (MSR_LBR_TOS) is the newest
+ * entry.  They record taken branches while IA32_DEBUGCTL.LBR is set,
+ * and the PMI freezes them (FREEZE_LBRS_ON_PMI) so that a sample's
+ * stack ends with the branches that led to its overflow.
+ *
+ * The events on a CPU that record branches (PERF_SAMPLE_BRANCH_STACK)
+ * share the stack and its filter, LBR_SELECT where the model has one
+ * (hw.branch_select: the same for all of them, counters.c).  Each
+ * sample takes the entries its event's branch_sample_type keeps: the
+ * software filter (hw.branch_kinds), which decodes the branch
+ * instructions (branch_kind.c) only where the hardware's filter is
+ * coarser than what was asked, or the types are wanted.
+ *
+ * The entries belong to the task that ran: they are cleared as another
+ * task runs, and as the first event starts recording, so that no sample
+ * shows branches of a task it does not follow, or of before it began.
+ * In call-stack mode (from Haswell's format), where the stack holds the
+ * calls a task is inside, however long ago it made them, the stack
+ * leaves with the task and comes back with it (struct intel_lbr_task).
+ */
+#include <linux/bitfield.h>
+#include <linux/perf_event.h>
+#include <asm/msr.h>
+
+#include "model.h"
+
+/* The formats of the entries (IA32_PERF_CAPABILITIES bits 5:0). */
+#define LBR_FMT_MASK		0x3f
+#define LBR_FMT_32		0	/* FROM holds both, 32 bits each */
+#define LBR_FMT_EIP_FLAGS	3	/* FROM's bit 63: mispredicted */
+#define LBR_FMT_EIP_FLAGS2	4	/* and bits 62, 61: in_tx, abort */
+#define LBR_FMT_INFO		5	/* the flags and cycles in INFO */
+#define LBR_FMT_TIME		6	/* cycles in TO's bits 63:48 */
+#define LBR_FMT_INFO2		7	/* INFO without TSX's bits */
+
+/* FROM's flags, and the cycles in TO, of the formats that have them. */
+#define LBR_FROM_MISPRED	BIT_ULL(63)
+#define LBR_FROM_IN_TX		BIT_ULL(62)
+#define LBR_FROM_ABORT		BIT_ULL(61)
+#define LBR_TO_CYCLES		GENMASK_ULL(63, 48)
+
+/*
+ * LBR_SELECT: a set bit leaves out branches to ring 0, to the other
+ * rings, or of a kind; bit 9 turns call-stack mode on.
+ */
+#define LBR_SEL_NOT_KERNEL	BIT_ULL(0)
+#define LBR_SEL_NOT_USER	BIT_ULL(1)
+#define LBR_SEL_JCC		BIT_ULL(2)
+#define LBR_SEL_REL_CALL	BIT_ULL(3)
+#define LBR_SEL_IND_CALL	BIT_ULL(4)
+#define LBR_SEL_RET		BIT_ULL(5)
+#define LBR_SEL_IND_JMP		BIT_ULL(6)
+#define LBR_SEL_REL_JMP		BIT_ULL(7)
+#define LBR_SEL_FAR		BIT_ULL(8)
+#define LBR_SEL_KINDS		GENMASK_ULL(8, 2)
+#define LBR_SEL_CALL_STACK	BIT_ULL(9)
+
+/*
+ * hw.branch_kinds: the X86_BRANCH_* kinds and levels a sample keeps, and
+ * how it keeps them.
+ */
+#define LBR_KEEP_ALL		BIT(31)	/* every entry, as recorded */
+#define LBR_DECODE		BIT(30)	/* the kinds from the instructions */
+#define LBR_TYPE_SAVE		BIT(29)	/* with their PERF_BR_* types */
+#define LBR_NO_FLAGS		BIT(28)	/* without the predictor's flags */
+#define LBR_NO_CYCLES		BIT(27)	/* without the cycles */
+#define LBR_IN_TX		BIT(26)	/* those inside a transaction */
+#define LBR_NO_TX		BIT(25)	/* those outside one */
+#define LBR_ABORT_TX		BIT(24)	/* those that aborted one */
+#define LBR_TX			(LBR_IN_TX | LBR_NO_TX | LBR_ABORT_TX)
+
+/* The most entries a stack has. */
+#define LBR_MAX			32
+
+/* Not a value LBR_SELECT can hold: write it before the next use. */
+#define LBR_SEL_UNKNOWN		(~0ULL)
+
+/*
+ * The kinds of branch_sample_type that call-stack mode cannot be asked
+ * with (EINVAL, as 6.1).
+ */
+#define LBR_NOT_WITH_CALL_STACK	(PERF_SAMPLE_BRANCH_ANY |		\
+				 PERF_SAMPLE_BRANCH_ANY_CALL |		\
+				 PERF_SAMPLE_BRANCH_ANY_RETURN |	\
+				 PERF_SAMPLE_BRANCH_IND_CALL |		\
+				 PERF_SAMPLE_BRANCH_ABORT_TX |		\
+				 PERF_SAMPLE_BRANCH_IN_TX |		\
+				 PERF_SAMPLE_BRANCH_NO_TX |		\
+				 PERF_SAMPLE_BRANCH_COND)
+
+/**
+ * struct intel_lbr_cpu - one CPU's branch records
+ * @stack: the entries the last PMI found, newest first
+ * @entries: @stack's
+ * @kinds: what x86_branch_kind() said of each entry, with
+ *	LBR_KIND_KNOWN once asked
+ * @sample: the entries one sample keeps
+ * @sample_entries: @sample's
+ * @select: what LBR_SELECT holds, or LBR_SEL_UNKNOWN
+ *
+ * Locking: only its own CPU uses it, with interrupts off (the PMI and
+ * the PMU's callbacks).
+ */
+struct intel_lbr_cpu {
+	struct perf_branch_stack	stack;
+	struct perf_branch_entry	entries[LBR_MAX];
+	u32				kinds[LBR_MAX];
+	struct perf_branch_stack	sample;
+	struct perf_branch_entry	sample_entries[LBR_MAX];
+	u64				select;
+};
+
+#define LBR_KIND_KNOWN		BIT(31)
+
+/**
+ * struct intel_lbr_task - a task's call stack while it does not run
+ * @from: the entries' FROM registers
+ * @to: their TO registers
+ * @info: their INFO registers, in the formats that have them
+ * @tos: the top of the stack
+ * @saved: the rest holds a stack, saved as the task last left a CPU
+ *
+ * The task context's data (perf_event_context::task_ctx_data) where an
+ * event records its calls (PERF_SAMPLE_BRANCH_CALL_STACK): its calls
+ * are in the stack since they were made, which may be long before a
+ * sample, so the stack leaves and comes back with the task.  Used only
+ * by the CPU the task runs on, in the switch.
+ */
+struct intel_lbr_task {
+	u64	from[LBR_MAX];
+	u64	to[LBR_MAX];
+	u64	info[LBR_MAX];
+	u64	tos;
+	bool	saved;
+};
+
+static DEFINE_PER_CPU(struct intel_lbr_cpu, intel_lbr_cpu);
+
+/* This machine's records, and their format; NULL: it has none. */
+static const struct intel_lbr *intel_lbr __read_mostly;
+static unsigned int intel_lbr_format __read_mostly;
+/* The bits of an address: 48, or 57 with five-level paging. */
+static unsigned int intel_lbr_addr_bits __read_mostly = 48;
+
+const struct intel_lbr intel_lbr_core2 = {
+	.depth = 4, .from = MSR_LBR_CORE_FROM, .to = MSR_LBR_CORE_TO,
+	.select = INTEL_LBR_NO_SELECT,
+};
+
+const struct intel_lbr intel_lbr_atom = {
+	.depth = 8, .from = MSR_LBR_CORE_FROM, .to = MSR_LBR_CORE_TO,
+	.select = INTEL_LBR_NO_SELECT,
+};
+
+const struct intel_lbr intel_lbr_slm = {
+	.depth = 8, .from = MSR_LBR_CORE_FROM, .to = MSR_LBR_CORE_TO,
+	.select = INTEL_LBR_SELECT_NHM,
+};
+
+const struct intel_lbr intel_lbr_nhm = {
+	.depth = 16, .from = MSR_LBR_NHM_FROM, .to = MSR_LBR_NHM_TO,
+	.select = INTEL_LBR_SELECT_NHM,
+};
+
+const struct intel_lbr intel_lbr_snb = {
+	.depth = 16, .from = MSR_LBR_NHM_FROM, .to = MSR_LBR_NHM_TO,
+	.select = INTEL_LBR_SELECT_SNB,
+};
+
+const struct intel_lbr intel_lbr_hsw = {
+	.depth = 16, .from = MSR_LBR_NHM_FROM, .to = MSR_LBR_NHM_TO,
+	.select = INTEL_LBR_SELECT_HSW,
+};
+
+const struct intel_lbr intel_lbr_skl = {
+	.depth = 32, .from = MSR_LBR_NHM_FROM, .to = MSR_LBR_NHM_TO,
+	.select = INTEL_LBR_SELECT_HSW,
+};
+
+const struct intel_lbr intel_lbr_knl = {
+	.depth = 8, .from = MSR_LBR_NHM_FROM, .to = MSR_LBR_NHM_TO,
+	.select = INTEL_LBR_SELECT_SNB,
+};
+
+/*
+ * What LBR_SELECT has the hardware record for one bit of
+ * branch_sample_type (its LBR_SEL_* kinds).  Nehalem's errata (and
+ * Silvermont's, the same filter) want the jumps recorded for the calls
+ * and returns to be, and it has no bit for direct calls alone: 6.1
+ * records none of them there.
+ */
+static u64 intel_lbr_recorded(int bit)
+{
+	bool nhm = intel_lbr->select == INTEL_LBR_SELECT_NHM;
+	u64 jumps = nhm ? LBR_SEL_IND_JMP | LBR_SEL_REL_JMP : 0;
+
+	switch (bit) {
+	case PERF_SAMPLE_BRANCH_ANY_SHIFT:
+		return LBR_SEL_KINDS;
+	case PERF_SAMPLE_BRANCH_ANY_CALL_SHIFT:
+		return LBR_SEL_REL_CALL | LBR_SEL_IND_CALL | LBR_SEL_FAR |
+		       jumps;
+	case PERF_SAMPLE_BRANCH_ANY_RETURN_SHIFT:
+		return LBR_SEL_RET | LBR_SEL_FAR | jumps;
+	case PERF_SAMPLE_BRANCH_IND_CALL_SHIFT:
+		return LBR_SEL_IND_CALL | (nhm ? LBR_SEL_IND_JMP : 0);
+	case PERF_SAMPLE_BRANCH_COND_SHIFT:
+		return LBR_SEL_JCC;
+	case PERF_SAMPLE_BRANCH_IND_JUMP_SHIFT:
+		return LBR_SEL_IND_JMP;
+	case PERF_SAMPLE_BRANCH_CALL_SHIFT:
+		return nhm ? 0 : LBR_SEL_REL_CALL;
+	case PERF_SAMPLE_BRANCH_CALL_STACK_SHIFT:
+		return LBR_SEL_REL_CALL | LBR_SEL_IND_CALL | LBR_SEL_RET;
+	}
+	return 0;
+}
+
+/* The kinds of branch one bit of branch_sample_type keeps. */
+static u32 intel_lbr_kinds(int bit)
+{
+	switch (bit) {
+	case PERF_SAMPLE_BRANCH_USER_SHIFT:
+		return X86_BRANCH_USER;
+	case PERF_SAMPLE_BRANCH_KERNEL_SHIFT:
+		return X86_BRANCH_KERNEL;
+	case PERF_SAMPLE_BRANCH_ANY_SHIFT:
+		return X86_BRANCH_KINDS;
+	case PERF_SAMPLE_BRANCH_ANY_CALL_SHIFT:
+		return X86_BRANCH_CALL | X86_BRANCH_IND_CALL |
+		       X86_BRANCH_ZERO_CALL | X86_BRANCH_SYSCALL |
+		       X86_BRANCH_INT | X86_BRANCH_IRQ;
+	case PERF_SAMPLE_BRANCH_ANY_RETURN_SHIFT:
+		return X86_BRANCH_RET | X86_BRANCH_SYSRET | X86_BRANCH_IRET;
+	case PERF_SAMPLE_BRANCH_IND_CALL_SHIFT:
+		return X86_BRANCH_IND_CALL;
+	case PERF_SAMPLE_BRANCH_COND_SHIFT:
+		return X86_BRANCH_JCC;
+	case PERF_SAMPLE_BRANCH_IND_JUMP_SHIFT:
+		return X86_BRANCH_IND_JMP;
+	case PERF_SAMPLE_BRANCH_CALL_SHIFT:
+		return X86_BRANCH_CALL;
+	case PERF_SAMPLE_BRANCH_CALL_STACK_SHIFT:
+		return X86_BRANCH_CALL | X86_BRANCH_IND_CALL | X86_BRANCH_RET;
+	case PERF_SAMPLE_BRANCH_ABORT_TX_SHIFT:
+		return LBR_ABORT_TX;
+	case PERF_SAMPLE_BRANCH_IN_TX_SHIFT:
+		return LBR_IN_TX;
+	case PERF_SAMPLE_BRANCH_NO_TX_SHIFT:
+		return LBR_NO_TX;
+	case PERF_SAMPLE_BRANCH_NO_FLAGS_SHIFT:
+		return LBR_NO_FLAGS;
+	case PERF_SAMPLE_BRANCH_NO_CYCLES_SHIFT:
+		return LBR_NO_CYCLES;
+	case PERF_SAMPLE_BRANCH_TYPE_SAVE_SHIFT:
+		return LBR_TYPE_SAVE;
+	}
+	return 0;
+}
+
+/*
+ * Whether the hardware's filter records exactly the kinds one bit of
+ * branch_sample_type keeps: else the software filter must decode the
+ * entries.  Far branches are of many kinds, and a CPU without
+ * LBR_SELECT records every kind.
+ */
+static bool intel_lbr_exact(int bit)
+{
+	if (bit == PERF_SAMPLE_BRANCH_ANY_SHIFT)
+		return true;
+	if (!(intel_lbr_kinds(bit) & X86_BRANCH_KINDS))
+		return true;
+	if (intel_lbr->select == INTEL_LBR_NO_SELECT)
+		return false;
+	return !(intel_lbr_recorded(bit) & LBR_SEL_FAR) &&
+	       !(bit == PERF_SAMPLE_BRANCH_IND_CALL_SHIFT &&
+		 intel_lbr->select == INTEL_LBR_SELECT_NHM);
+}
+
+/**
+ * intel_lbr_config - check an event's branch_sample_type
+ * @event: a new event of the cpu PMU
+ *
+ * Fills in hw.branch_select (LBR_SELECT's value) and hw.branch_kinds
+ * (what its samples keep) for an event that records branches.
+ *
+ * Return: 0, -EOPNOTSUPP where there are no branch records or no
+ * call-stack mode, -EINVAL for call-stack mode with another kind.
+ */
+int intel_lbr_config(struct perf_event *event)
+{
+	unsigned long bst = event->attr.branch_sample_type;
+	struct hw_perf_event *hwc = &event->hw;
+	u64 recorded = 0;
+	bool exact = true;
+	u32 kinds = 0;
+	int bit;
+
+	if (!has_branch_stack(event))
+		return 0;
+	if (!intel_lbr)
+		return perf_refuse(-EOPNOTSUPP,
+				   "sample_type: no branch records here", bst);
+	if (bst & PERF_SAMPLE_BRANCH_CALL_STACK) {
+		if (intel_lbr->select != INTEL_LBR_SELECT_HSW)
+			return perf_refuse(-EOPNOTSUPP,
+					   "branch_sample_type: no call-stack mode here",
+					   bst);
+		if (bst & LBR_NOT_WITH_CALL_STACK)
+			return perf_refuse(-EINVAL,
+					   "branch_sample_type: call-stack mode with another kind",
+					   bst);
+		/* Its task's stack is kept while it does not run. */
+		event->attach_state |= PERF_ATTACH_TASK_DATA;
+	}
+	for_each_set_bit(bit, &bst, PERF_SAMPLE_BRANCH_MAX_SHIFT) {
+		recorded |= intel_lbr_recorded(bit);
+		kinds |= intel_lbr_kinds(bit);
+		exact &= intel_lbr_exact(bit);
+	}
+
+	if (intel_lbr->select != INTEL_LBR_NO_SELECT) {
+		hwc->branch_select = LBR_SEL_KINDS & ~recorded;
+		if (!(kinds & X86_BRANCH_KERNEL))
+			hwc->branch_select |= LBR_SEL_NOT_KERNEL;
+		if (!(kinds & X86_BRANCH_USER))
+			hwc->branch_select |= LBR_SEL_NOT_USER;
+		if (bst & PERF_SAMPLE_BRANCH_CALL_STACK)
+			hwc->branch_select |= LBR_SEL_CALL_STACK;
+	}
+	if (!exact || (kinds & LBR_TYPE_SAVE))
+		kinds |= LBR_DECODE;
+	if ((kinds & (X86_BRANCH_KINDS | X86_BRANCH_LEVELS)) ==
+	    (X86_BRANCH_KINDS | X86_BRANCH_LEVELS) &&
+	    !(kinds & (LBR_DECODE | LBR_TX | LBR_NO_FLAGS | LBR_NO_CYCLES)))
+		kinds |= LBR_KEEP_ALL;
+	hwc->branch_kinds = kinds;
+	return 0;
+}
+
+/* An address as the CPU would have it: canonical. */
+static u64 intel_lbr_addr(u64 val)
+{
+	return sign_extend64(val, intel_lbr_addr_bits - 1);
+}
+
+/* Whether the formats' entries have INFO registers. */
+static bool intel_lbr_has_info(void)
+{
+	return intel_lbr_format == LBR_FMT_INFO ||
+	       intel_lbr_format == LBR_FMT_INFO2;
+}
+
+/* Entry @i (by its registers' number) into @e; false if it is empty. */
+static bool intel_lbr_read_entry(unsigned int i, struct perf_branch_entry *e)
+{
+	u64 from, to, info;
+
+	rdmsrl(intel_lbr->from + i, from);
+	if (!from)
+		return false;
+	memset(e, 0, sizeof(*e));
+	if (intel_lbr_format == LBR_FMT_32) {
+		e->from = (u32)from;
+		e->to = from >> 32;
+		return true;
+	}
+	rdmsrl(intel_lbr->to + i, to);
+	e->from = intel_lbr_addr(from);
+	e->to = intel_lbr_addr(to);
+	switch (intel_lbr_format) {
+	case LBR_FMT_EIP_FLAGS2:
+		e->in_tx = !!(from & LBR_FROM_IN_TX);
+		e->abort = !!(from & LBR_FROM_ABORT);
+		fallthrough;
+	case LBR_FMT_EIP_FLAGS:
+		e->mispred = !!(from & LBR_FROM_MISPRED);
+		e->predicted = !e->mispred;
+		break;
+	case LBR_FMT_TIME:
+		e->mispred = !!(from & LBR_FROM_MISPRED);
+		e->predicted = !e->mispred;
+		e->cycles = FIELD_GET(LBR_TO_CYCLES, to);
+		break;
+	case LBR_FMT_INFO:
+	case LBR_FMT_INFO2:
+		rdmsrl(MSR_LBR_INFO_0 + i, info);
+		e->mispred = !!(info & LBR_INFO_MISPRED);
+		e->predicted = !e->mispred;
+		if (intel_lbr_format == LBR_FMT_INFO) {
+			e->in_tx = !!(info & LBR_INFO_IN_TX);
+			e->abort = !!(info & LBR_INFO_ABORT);
+		}
+		e->cycles = info & LBR_INFO_CYCLES;
+		break;
+	}
+	return true;
+}
+
+/*
+ * x86_pmu::branch_read: take the stack, newest first, up to the first
+ * empty entry.  In call-stack mode the calls returned from stay above
+ * the top of the stack, which is read last, after an empty entry
+ * unless the calls filled the whole stack.
+ */
+static void intel_lbr_read(void)
+{
+	struct intel_lbr_cpu *c = this_cpu_ptr(&intel_lbr_cpu);
+	unsigned int mask = intel_lbr->depth - 1;
+	unsigned int i, nr = 0;
+	u64 tos;
+
+	rdmsrl(MSR_LBR_TOS, tos);
+	tos &= mask;
+	for (i = 0; i < intel_lbr->depth; i++) {
+		if (!intel_lbr_read_entry((tos - i) & mask, &c->entries[nr]))
+			break;
+		c->kinds[nr++] = 0;
+	}
+	c->stack.nr = nr;
+	c->stack.hw_idx = tos;
+}
+
+/* What kind of branch entry @i of the stack was (cached). */
+static u32 intel_lbr_kind(struct intel_lbr_cpu *c, unsigned int i)
+{
+	if (!(c->kinds[i] & LBR_KIND_KNOWN))
+		c->kinds[i] = x86_branch_kind(c->entries[i].from,
+					      c->entries[i].to) |
+			      LBR_KIND_KNOWN;
+	return c->kinds[i] & ~LBR_KIND_KNOWN;
+}
+
+/*
+ * Whether a sample that keeps @want keeps entry @i: its target at a
+ * level asked for, and nothing from the kernel where only user space
+ * was (the return to user space); of a kind asked for; inside or outside
+ * a transaction as asked.
+ */
+static bool intel_lbr_keeps(struct intel_lbr_cpu *c, unsigned int i,
+			    u32 want)
+{
+	const struct perf_branch_entry *e = &c->entries[i];
+
+	if (!(want & x86_branch_level(e->to)))
+		return false;
+	if (!(want & X86_BRANCH_KERNEL) &&
+	    x86_branch_level(e->from) == X86_BRANCH_KERNEL)
+		return false;
+	if ((want & LBR_DECODE) &&
+	    !(intel_lbr_kind(c, i) & want & X86_BRANCH_KINDS))
+		return false;
+	if (!(want & LBR_TX))
+		return true;
+	return ((want & LBR_IN_TX) && e->in_tx) ||
+	       ((want & LBR_NO_TX) && !e->in_tx) ||
+	       ((want & LBR_ABORT_TX) && e->abort);
+}
+
+/* x86_pmu::branch_sample: the entries @event's sample keeps. */
+static struct perf_branch_stack *intel_lbr_sample(struct perf_event *event)
+{
+	struct intel_lbr_cpu *c = this_cpu_ptr(&intel_lbr_cpu);
+	u32 want = event->hw.branch_kinds;
+	struct perf_branch_entry *e;
+	unsigned int i, nr = 0;
+
+	if (want & LBR_KEEP_ALL)
+		return &c->stack;
+	for (i = 0; i < c->stack.nr; i++) {
+		if (!intel_lbr_keeps(c, i, want))
+			continue;
+		e = &c->sample_entries[nr++];
+		*e = c->entries[i];
+		if (want & LBR_TYPE_SAVE)
+			e->type = x86_branch_perf_type(intel_lbr_kind(c, i));
+		if (want & LBR_NO_FLAGS) {
+			e->mispred = 0;
+			e->predicted = 0;
+			e->in_tx = 0;
+			e->abort = 0;
+		}
+		if (want & LBR_NO_CYCLES)
+			e->cycles = 0;
+	}
+	c->sample.nr = nr;
+	c->sample.hw_idx = c->stack.hw_idx;
+	return &c->sample;
+}
+
+/* Empty the stack: nothing recorded before is reported. */
+static void intel_lbr_clear(void)
+{
+	unsigned int i;
+
+	for (i = 0; i < intel_lbr->depth; i++) {
+		wrmsrl(intel_lbr->from + i, 0);
+		if (intel_lbr_format != LBR_FMT_32)
+			wrmsrl(intel_lbr->to + i, 0);
+		if (intel_lbr_has_info())
+			wrmsrl(MSR_LBR_INFO_0 + i, 0);
+	}
+}
+
+/**
+ * intel_lbr_enable - start recording for the events on this CPU
+ *
+ * From the enabling of its counters, while events record branches:
+ * their filter, then IA32_DEBUGCTL's LBR and freeze-on-PMI bits.
+ */
+void intel_lbr_enable(void)
+{
+	struct intel_lbr_cpu *c = this_cpu_ptr(&intel_lbr_cpu);
+	u64 select = this_cpu_read(x86_pmu_cpu.branch_select), debugctl;
+
+	if (intel_lbr->select != INTEL_LBR_NO_SELECT && c->select != select) {
+		wrmsrl(MSR_LBR_SELECT, select);
+		c->select = select;
+	}
+	rdmsrl(MSR_IA32_DEBUGCTLMSR, debugctl);
+	wrmsrl(MSR_IA32_DEBUGCTLMSR, debugctl | DEBUGCTLMSR_LBR |
+	       DEBUGCTLMSR_FREEZE_LBRS_ON_PMI);
+}
+
+/**
+ * intel_lbr_disable - stop recording on this CPU
+ *
+ * From the disabling of its counters, while events record branches,
+ * and as the last of them goes.
+ */
+void intel_lbr_disable(void)
+{
+	u64 debugctl;
+
+	rdmsrl(MSR_IA32_DEBUGCTLMSR, debugctl);
+	if (debugctl & DEBUGCTLMSR_LBR)
+		wrmsrl(MSR_IA32_DEBUGCTLMSR, debugctl & ~DEBUGCTLMSR_LBR);
+}
+
+/**
+ * intel_lbr_reset_cpu - this CPU's records in their boot state
+ *
+ * As a CPU comes up or goes down: not recording, LBR_SELECT to be
+ * written before its next use.
+ */
+void intel_lbr_reset_cpu(void)
+{
+	if (!intel_lbr)
+		return;
+	intel_lbr_disable();
+	this_cpu_write(intel_lbr_cpu.select, LBR_SEL_UNKNOWN);
+}
+
+/* x86_pmu::branch_start: the first event to record branches here. */
+static void intel_lbr_start(void)
+{
+	intel_lbr_clear();
+}
+
+/* x86_pmu::branch_stop: the last one goes. */
+static void intel_lbr_stop(void)
+{
+	intel_lbr_disable();
+}
+
+/* Keep the call stack of the task leaving, @t. */
+static void intel_lbr_save(struct intel_lbr_task *t)
+{
+	unsigned int i;
+
+	for (i = 0; i < intel_lbr->depth; i++) {
+		rdmsrl(intel_lbr->from + i, t->from[i]);
+		rdmsrl(intel_lbr->to + i, t->to[i]);
+		if (intel_lbr_has_info())
+			rdmsrl(MSR_LBR_INFO_0 + i, t->info[i]);
+	}
+	rdmsrl(MSR_LBR_TOS, t->tos);
+	t->saved = true;
+}
+
+/* Put back the call stack of the task now running, @t. */
+static void intel_lbr_restore(struct intel_lbr_task *t)
+{
+	unsigned int i;
+
+	for (i = 0; i < intel_lbr->depth; i++) {
+		wrmsrl(intel_lbr->from + i, t->from[i]);
+		wrmsrl(intel_lbr->to + i, t->to[i]);
+		if (intel_lbr_has_info())
+			wrmsrl(MSR_LBR_INFO_0 + i, t->info[i]);
+	}
+	wrmsrl(MSR_LBR_TOS, t->tos);
+}
+
+/*
+ * x86_pmu::branch_switch: a task's call stack leaves and comes back with
+ * it, where its events record calls; otherwise, as a task runs, what the
+ * last one left is not its own.
+ */
+static void intel_lbr_switch(struct perf_event_context *ctx, bool sched_in)
+{
+	struct intel_lbr_task *t = ctx ? READ_ONCE(ctx->task_ctx_data) : NULL;
+	bool stack = this_cpu_read(x86_pmu_cpu.branch_select) &
+		     LBR_SEL_CALL_STACK;
+
+	if (!sched_in) {
+		if (t && stack)
+			intel_lbr_save(t);
+		return;
+	}
+	if (t && stack && t->saved)
+		intel_lbr_restore(t);
+	else
+		intel_lbr_clear();
+}
+
+/* Whether the records are there to be used (a hypervisor may lack them). */
+static bool __init intel_lbr_present(const struct intel_lbr *lbr)
+{
+	u64 val;
+
+	return !rdmsrl_safe(MSR_LBR_TOS, &val) &&
+	       !rdmsrl_safe(lbr->from, &val) && !wrmsrl_safe(lbr->from, val) &&
+	       (lbr->select == INTEL_LBR_NO_SELECT ||
+		!rdmsrl_safe(MSR_LBR_SELECT, &val));
+}
+
+/**
+ * intel_lbr_init - set up the model's branch records
+ * @model: this machine's model, or NULL
+ * @caps: IA32_PERF_CAPABILITIES, or 0 where there is none
+ *
+ * Return: what the boot message says of them ("16-deep LBR, "), or ""
+ * where there are none.
+ */
+const char *__init intel_lbr_init(const struct intel_model *model, u64 caps)
+{
+	static char line[24];
+
+	if (!model || !model->lbr || x86_pmu.version < 2 ||
+	    !intel_lbr_present(model->lbr))
+		return "";
+	intel_lbr = model->lbr;
+	intel_lbr_format = caps & LBR_FMT_MASK;
+	if (boot_cpu_has(X86_FEATURE_LA57))
+		intel_lbr_addr_bits = 57;
+	x86_pmu.branches = intel_lbr->depth;
+	x86_pmu.branch_start = intel_lbr_start;
+	x86_pmu.branch_stop = intel_lbr_stop;
+	x86_pmu.branch_read = intel_lbr_read;
+	x86_pmu.branch_sample = intel_lbr_sample;
+	x86_pmu.branch_switch = intel_lbr_switch;
+	x86_cpu_pmu.task_ctx_size = sizeof(struct intel_lbr_task);
+	snprintf(line, sizeof(line), "%u-deep LBR, ", intel_lbr->depth);
+	return line;
+}
