@@ -14,7 +14,11 @@
  * -f hw only the families of hardware events (hw*: the cpu PMU's
  * types, event selects, attr bits, user page and groups; run them with
  * PMU=intel and PMU=amd), -f hwextra only the events with an extra
- * register (part of -f hw).
+ * register (part of -f hw), -f hwlbr only the branch stacks' filters
+ * (part of -f hw: every branch_sample_type bit alone, with another, and
+ * with call-stack mode, and what LBR_SELECT or IA32_LBR_CTL holds while
+ * the event runs on CPU 0, read through /dev/cpu/0/msr where there is
+ * one).
  * Each line reads
  *   ABI <case> <family> <what>: <results>
  * where a result is "ok", a value or an errno name; nothing that varies
@@ -310,6 +314,9 @@ static int alive(pid_t pid)
 	return waitpid(pid, NULL, WNOHANG) == 0;
 }
 
+/* CPU 0's MSRs, opened while root: -1 where they cannot be read. */
+static int msr_fd = -1;
+
 static void setup(void)
 {
 	static const char * const kfuncs[] = {
@@ -318,6 +325,7 @@ static void setup(void)
 	unsigned int i;
 	pid_t p;
 
+	msr_fd = open("/dev/cpu/0/msr", O_RDONLY);
 	find_pmus();
 	tp_getppid_enter = read_long("/sys/kernel/tracing/events/syscalls/sys_enter_getppid/id");
 	tp_getppid_exit = read_long("/sys/kernel/tracing/events/syscalls/sys_exit_getppid/id");
@@ -420,13 +428,14 @@ enum {
 	FU_MODIFY = 1 << 6, FU_PAUSE = 1 << 7, FU_BPF = 1 << 8,
 	FU_UNKNOWN = 1 << 9, FU_FILE = 1 << 10, FU_MMAP = 1 << 11,
 	FU_MMAP2 = 1 << 12, FU_GROUPMAX = 1 << 13, FU_FILTER1 = 1 << 14,
-	FU_EXIT = 1 << 15, FU_ALL = (1 << 16) - 1, FU_HWPAGE = 1 << 16
+	FU_EXIT = 1 << 15, FU_ALL = (1 << 16) - 1, FU_HWPAGE = 1 << 16,
+	FU_LBRSEL = 1 << 17
 };
 
 static const char * const fu_names[] = {
 	"read", "id", "period", "ctl", "filter", "output", "modify", "pause",
 	"bpf", "unknown", "file", "mmap", "mmap2", "groupmax", "filter1",
-	"exit", "hwpage",
+	"exit", "hwpage", "lbrsel",
 };
 
 struct leader {
@@ -1323,6 +1332,7 @@ static struct perf_event_attr *place_attr(const struct spec *s)
 }
 
 static void fu_hwpage(int fd);
+static void fu_lbrsel(int fd);
 static void do_hwgroup(void);
 static int hwg_n;
 
@@ -1435,6 +1445,8 @@ static void do_case(const struct spec *s)
 		fu_groupmax(fd, s);
 	if (s->fu & FU_HWPAGE)
 		fu_hwpage(fd);
+	if (s->fu & FU_LBRSEL)
+		fu_lbrsel(fd);
 	if (s->fu & FU_READ)
 		fu_read(fd);
 }
@@ -3004,6 +3016,40 @@ static void spin(int n)
 		asm volatile("" ::: "memory");
 }
 
+/* An MSR of CPU 0, or "-" where it cannot be read. */
+static void say_msr(const char *name, unsigned int msr)
+{
+	u64 val;
+
+	if (msr_fd < 0 || pread(msr_fd, &val, sizeof(val), msr) != sizeof(val))
+		say(" %s=-", name);
+	else
+		say(" %s=%#llx", name, (unsigned long long)val);
+}
+
+/*
+ * The branch recorder's filter as the kernel programs it for the event:
+ * enabled on CPU 0, which then runs a loop.
+ */
+static void fu_lbrsel(int fd)
+{
+	volatile unsigned int i;
+	cpu_set_t set;
+
+	CPU_ZERO(&set);
+	CPU_SET(0, &set);
+	if (sched_setaffinity(0, sizeof(set), &set)) {
+		say(" pin=%s", ename(errno));
+		return;
+	}
+	sayret("enable", ioctl(fd, PERF_EVENT_IOC_ENABLE, 0), 0);
+	for (i = 0; i < 100000; i++)
+		;
+	say_msr("lbr_select", 0x1c8);
+	say_msr("lbr_ctl", 0x14ce);
+	ioctl(fd, PERF_EVENT_IOC_DISABLE, 0);
+}
+
 static void fu_hwpage(int fd)
 {
 	struct perf_event_mmap_page *pg;
@@ -3225,6 +3271,59 @@ static void fam_hwextra(void)
 		hwg_n = g[i].n;
 		run(&s);
 		hwg_n = 0;
+	}
+}
+
+/*
+ * The branch stacks' filters: each bit of branch_sample_type with user
+ * space's branches, with every kind too, with the kernel's too; each
+ * two kinds; call-stack mode with each.
+ */
+static void fam_hwlbr(void)
+{
+	const u64 user = PERF_SAMPLE_BRANCH_USER;
+	const u64 any = PERF_SAMPLE_BRANCH_ANY;
+	const u64 stack = PERF_SAMPLE_BRANCH_CALL_STACK;
+	const u64 both = user | PERF_SAMPLE_BRANCH_KERNEL;
+	const u64 bst[] = { 0, user, any | user, both | any };
+	struct spec s;
+	unsigned int i, b, c;
+
+	for (b = 0; b < 20; b++) {
+		for (i = 0; i < ARRAY_SIZE(bst); i++) {
+			spec_init(&s, "hwlbr", K_HW);
+			s.attr.config = PERF_COUNT_HW_INSTRUCTIONS;
+			s.attr.sample_period = 100000;
+			s.attr.sample_type = PERF_SAMPLE_BRANCH_STACK;
+			s.attr.branch_sample_type = (1ULL << b) | bst[i];
+			s.attr.exclude_kernel = !(bst[i] & PERF_SAMPLE_BRANCH_KERNEL);
+			s.attr.disabled = 1;
+			s.fu = FU_LBRSEL;
+			run(&s);
+		}
+		spec_init(&s, "hwlbr", K_HW);
+		s.attr.config = PERF_COUNT_HW_INSTRUCTIONS;
+		s.attr.sample_period = 100000;
+		s.attr.sample_type = PERF_SAMPLE_BRANCH_STACK;
+		s.attr.branch_sample_type = (1ULL << b) | stack | user;
+		s.attr.exclude_kernel = 1;
+		s.attr.disabled = 1;
+		s.fu = FU_LBRSEL;
+		run(&s);
+	}
+	for (b = 3; b < 14; b++) {
+		for (c = b + 1; c < 14; c++) {
+			spec_init(&s, "hwlbr", K_HW);
+			s.attr.config = PERF_COUNT_HW_INSTRUCTIONS;
+			s.attr.sample_period = 100000;
+			s.attr.sample_type = PERF_SAMPLE_BRANCH_STACK;
+			s.attr.branch_sample_type = (1ULL << b) | (1ULL << c) |
+						    user;
+			s.attr.exclude_kernel = 1;
+			s.attr.disabled = 1;
+			s.fu = FU_LBRSEL;
+			run(&s);
+		}
 	}
 }
 
@@ -3509,6 +3608,7 @@ static void fam_hw(void)
 	}
 	fam_hwgroups();
 	fam_hwextra();
+	fam_hwlbr();
 }
 
 static const char *only;	/* -f hw: only the hardware families */
@@ -3578,6 +3678,8 @@ int main(int argc, char **argv)
 		fam_hw();
 	else if (!strcmp(only, "hwextra"))
 		fam_hwextra();
+	else if (!strcmp(only, "hwlbr"))
+		fam_hwlbr();
 
 	write_long(SYSCTL "perf_event_paranoid", 2);
 	kill(pid_child, SIGKILL);

@@ -78,6 +78,23 @@ static u32 x86_branch_kind_insn(struct insn *insn)
 }
 
 /**
+ * x86_branch_kind_bytes - what kind of branch an instruction is
+ * @buf: its bytes, in 64-bit mode
+ * @len: how many of them there are (it may be shorter)
+ *
+ * Return: one X86_BRANCH_* kind, without a level; 0 for an instruction
+ * that does not branch or cannot be decoded.
+ */
+u32 x86_branch_kind_bytes(const u8 *buf, unsigned int len)
+{
+	struct insn insn;
+
+	if (insn_decode(&insn, buf, len, INSN_MODE_64) < 0)
+		return 0;
+	return x86_branch_kind_insn(&insn);
+}
+
+/**
  * x86_branch_kind - what a recorded branch was
  * @from: its source: the branch instruction, or the instruction an
  *	interrupt or fault came at
@@ -96,7 +113,6 @@ u32 x86_branch_kind(u64 from, u64 to)
 	u32 level = x86_branch_level(to), kind;
 	u8 buf[MAX_INSN_SIZE];
 	unsigned int len;
-	struct insn insn;
 
 	if (!from || !to)
 		return 0;
@@ -118,10 +134,7 @@ u32 x86_branch_kind(u64 from, u64 to)
 			return 0;
 		len = MAX_INSN_SIZE;
 	}
-	if (insn_decode(&insn, buf, len, INSN_MODE_64) < 0)
-		kind = 0;
-	else
-		kind = x86_branch_kind_insn(&insn);
+	kind = x86_branch_kind_bytes(buf, len);
 	/* Into the kernel by anything but a system call: an interrupt. */
 	if (x86_branch_level(from) == X86_BRANCH_USER &&
 	    level == X86_BRANCH_KERNEL && kind != X86_BRANCH_SYSCALL &&

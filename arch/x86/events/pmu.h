@@ -123,6 +123,7 @@ static inline u32 x86_branch_level(u64 addr)
 	return (s64)addr < 0 ? X86_BRANCH_KERNEL : X86_BRANCH_USER;
 }
 
+u32 x86_branch_kind_bytes(const u8 *buf, unsigned int len);
 u32 x86_branch_kind(u64 from, u64 to);
 int x86_branch_perf_type(u32 kind);
 

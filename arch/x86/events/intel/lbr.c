@@ -25,6 +25,7 @@
  */
 #include <linux/bitfield.h>
 #include <linux/perf_event.h>
+#include <linux/static_call.h>
 #include <asm/msr.h>
 
 #include "model.h"
@@ -403,27 +404,63 @@ static bool intel_lbr_read_entry(unsigned int i, struct perf_branch_entry *e)
 }
 
 /*
- * x86_pmu::branch_read: take the stack, newest first, up to the first
- * empty entry.  In call-stack mode the calls returned from stay above
- * the top of the stack, which is read last, after an empty entry
- * unless the calls filled the whole stack.
+ * Read the stack into @e, newest first, up to the first empty entry and
+ * at most @max entries; returns how many, and the top of the stack in
+ * @tos.  In call-stack mode the calls returned from stay above the top
+ * of the stack, which is read last, after an empty entry unless the
+ * calls filled the whole stack.
  */
+static unsigned int intel_lbr_read_into(struct perf_branch_entry *e,
+					unsigned int max, u64 *tos)
+{
+	unsigned int mask = intel_lbr->depth - 1, i;
+
+	rdmsrl(MSR_LBR_TOS, *tos);
+	*tos &= mask;
+	for (i = 0; i < min_t(unsigned int, max, intel_lbr->depth); i++) {
+		if (!intel_lbr_read_entry((*tos - i) & mask, &e[i]))
+			break;
+	}
+	return i;
+}
+
+/* x86_pmu::branch_read: take the stack for this PMI's samples. */
 static void intel_lbr_read(void)
 {
 	struct intel_lbr_cpu *c = this_cpu_ptr(&intel_lbr_cpu);
-	unsigned int mask = intel_lbr->depth - 1;
-	unsigned int i, nr = 0;
-	u64 tos;
 
-	rdmsrl(MSR_LBR_TOS, tos);
-	tos &= mask;
-	for (i = 0; i < intel_lbr->depth; i++) {
-		if (!intel_lbr_read_entry((tos - i) & mask, &c->entries[nr]))
-			break;
-		c->kinds[nr++] = 0;
-	}
-	c->stack.nr = nr;
-	c->stack.hw_idx = tos;
+	c->stack.nr = intel_lbr_read_into(c->entries, LBR_MAX,
+					  &c->stack.hw_idx);
+	memset(c->kinds, 0, c->stack.nr * sizeof(c->kinds[0]));
+}
+
+/*
+ * perf_snapshot_branch_stack() (BPF's bpf_get_branch_snapshot()): the
+ * stack as it is now, into @entries, at most @cnt of them; the number
+ * taken.  Recording stops first, so that the branches here do not push
+ * out the ones the caller wants, and the counters too, so that no PMI
+ * comes in between; both are then as they were (the caller may be the
+ * PMI's own BPF program).
+ */
+static int intel_lbr_snapshot(struct perf_branch_entry *entries,
+			      unsigned int cnt)
+{
+	u64 ctrl, debugctl, tos;
+	unsigned long flags;
+	unsigned int n;
+
+	local_irq_save(flags);
+	rdmsrl(MSR_CORE_PERF_GLOBAL_CTRL, ctrl);
+	wrmsrl(MSR_CORE_PERF_GLOBAL_CTRL, 0);
+	rdmsrl(MSR_IA32_DEBUGCTLMSR, debugctl);
+	if (debugctl & DEBUGCTLMSR_LBR)
+		wrmsrl(MSR_IA32_DEBUGCTLMSR, debugctl & ~DEBUGCTLMSR_LBR);
+	n = intel_lbr_read_into(entries, cnt, &tos);
+	if (debugctl & DEBUGCTLMSR_LBR)
+		wrmsrl(MSR_IA32_DEBUGCTLMSR, debugctl);
+	wrmsrl(MSR_CORE_PERF_GLOBAL_CTRL, ctrl);
+	local_irq_restore(flags);
+	return n;
 }
 
 /* What kind of branch entry @i of the stack was (cached). */
@@ -656,6 +693,7 @@ const char *__init intel_lbr_init(const struct intel_model *model, u64 caps)
 	x86_pmu.branch_sample = intel_lbr_sample;
 	x86_pmu.branch_switch = intel_lbr_switch;
 	x86_cpu_pmu.task_ctx_size = sizeof(struct intel_lbr_task);
+	static_call_update(perf_snapshot_branch_stack, intel_lbr_snapshot);
 	snprintf(line, sizeof(line), "%u-deep LBR, ", intel_lbr->depth);
 	return line;
 }

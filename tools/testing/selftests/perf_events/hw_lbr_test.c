@@ -40,6 +40,11 @@
  *  - recording the kernel's branches too, a sample in the loop still ends
  *    with the loop's branches: the PMI froze the stack (FREEZE_LBRS_ON_PMI)
  *    before the NMI and its handler could add theirs;
+ *  - a BPF program at the overflow reads the sample's branches
+ *    (bpf_read_branch_records()) and the stack as it is
+ *    (bpf_get_branch_snapshot());
+ *  - the events of a CPU share LBR_SELECT: a group whose members want
+ *    two filters is refused, two events with two filters take turns;
  *  - the registers (FROM, TO, INFO, TOS, LBR_SELECT) read back what is
  *    written, and fault on reserved bits and addresses that are not
  *    canonical, as the LBR format lays them out; the architectural
@@ -48,7 +53,7 @@
  * The cycle counts are the emulation's (QEMU patch 15), not any real
  * silicon's.  Skipped where the PMU has no branch stack (EOPNOTSUPP):
  * the flavours without an LBR, call-stack mode before Haswell's format
- * 4, and our kernel until its driver has one.
+ * 4, and, on our kernel, the architectural LBR until its driver has it.
  */
 #define _GNU_SOURCE
 #include <fcntl.h>
@@ -57,6 +62,7 @@
 #include "perf_test_util.h"
 #include "perf_sample_util.h"
 #include "hw_test_util.h"
+#include "bpf_test_util.h"
 #include "../kselftest_harness.h"
 #include "hw_asm_loop.h"
 
@@ -637,6 +643,166 @@ TEST(frozen_at_the_pmi)
 	}
 	EXPECT_LT(10, checked);
 	samples_free(&run.ss);
+}
+
+/* A sampling user-mode instructions event with branch filter @bst. */
+static int lbr_open(__u64 bst, int group_fd)
+{
+	struct perf_event_attr attr;
+
+	hw_attr_init(&attr, PERF_TYPE_HARDWARE, PERF_COUNT_HW_INSTRUCTIONS);
+	attr.sample_period = 100 * HW_ASM_PERIOD;
+	attr.sample_type = PERF_SAMPLE_IP | PERF_SAMPLE_BRANCH_STACK;
+	attr.branch_sample_type = bst | PERF_SAMPLE_BRANCH_USER;
+	attr.disabled = group_fd < 0;
+	attr.read_format = PERF_FORMAT_TOTAL_TIME_ENABLED |
+			   PERF_FORMAT_TOTAL_TIME_RUNNING;
+	return sys_perf_event_open(&attr, 0, -1, group_fd, 0);
+}
+
+/* Whether the CPU has an LBR_SELECT (or IA32_LBR_CTL) to share. */
+static bool lbr_has_filter(void)
+{
+	unsigned int family, model;
+
+	hw_cpu_family_model(&family, &model);
+	return !(hw_vendor() == HW_VENDOR_INTEL && family == 6 &&
+		 (lbr_model_core2(model) || hw_model_bonnell(model)));
+}
+
+/*
+ * The events of a CPU share the hardware's filter: a group whose
+ * members want two filters can never run (EINVAL at open), one whose
+ * members want the same opens; two events alone with two filters take
+ * turns, each counting part of the time.  Where the CPU filters nothing
+ * (Core 2, Bonnell), every event records every branch and they all fit.
+ */
+TEST(filters_shared)
+{
+	struct { __u64 value, enabled, running; } r[2];
+	int leader, member, other, ret;
+	bool filter;
+
+	HW_SKIP_WITHOUT_PMU();
+	leader = lbr_open(PERF_SAMPLE_BRANCH_ANY, -1);
+	if (leader < 0 && errno == EOPNOTSUPP)
+		SKIP(return, "no branch stack on this PMU");
+	ASSERT_LE(0, leader) TH_LOG("%s", strerror(errno));
+	filter = lbr_has_filter();
+
+	member = lbr_open(PERF_SAMPLE_BRANCH_COND, leader);
+	if (filter) {
+		EXPECT_EQ(-1, member);
+		EXPECT_EQ(EINVAL, errno);
+	} else {
+		EXPECT_LE(0, member) TH_LOG("%s", strerror(errno));
+	}
+	if (member >= 0)
+		close(member);
+	member = lbr_open(PERF_SAMPLE_BRANCH_ANY, leader);
+	EXPECT_LE(0, member) TH_LOG("the same filter: %s", strerror(errno));
+	if (member >= 0)
+		close(member);
+
+	other = lbr_open(PERF_SAMPLE_BRANCH_COND, -1);
+	ASSERT_LE(0, other) TH_LOG("%s", strerror(errno));
+	ASSERT_EQ(0, pin_to_cpu(0));
+	ioctl(leader, PERF_EVENT_IOC_ENABLE, 0);
+	ioctl(other, PERF_EVENT_IOC_ENABLE, 0);
+	lbr_loop(20 * HW_ASM_LOOPS, NULL);
+	ioctl(leader, PERF_EVENT_IOC_DISABLE, 0);
+	ioctl(other, PERF_EVENT_IOC_DISABLE, 0);
+	ret = read(leader, &r[0], sizeof(r[0]));
+	EXPECT_EQ((int)sizeof(r[0]), ret);
+	ret = read(other, &r[1], sizeof(r[1]));
+	EXPECT_EQ((int)sizeof(r[1]), ret);
+	close(leader);
+	close(other);
+	EXPECT_LT(0, r[0].running);
+	EXPECT_LT(0, r[1].running);
+	if (filter) {
+		EXPECT_LT(r[0].running, r[0].enabled) TH_LOG("no turns taken");
+		EXPECT_LT(r[1].running, r[1].enabled) TH_LOG("no turns taken");
+	} else {
+		EXPECT_EQ(r[0].running, r[0].enabled);
+		EXPECT_EQ(r[1].running, r[1].enabled);
+	}
+}
+
+/*
+ * A program for a sampling event's overflows that stores into slot 0 of
+ * @results what bpf_read_branch_records() says the sample's branch
+ * stack takes, what bpf_get_branch_snapshot() takes of 10 entries, and
+ * the source of the snapshot's newest.
+ */
+static int load_branch_records(int results)
+{
+	struct bpf_insn insns[] = {
+		MOV64_REG(R6, R1),
+		MOV64_REG(R1, R6),
+		MOV64_IMM(R2, 0),
+		MOV64_IMM(R3, 0),
+		MOV64_IMM(R4, BPF_F_GET_BRANCH_RECORDS_SIZE),
+		CALL(BPF_FUNC_read_branch_records),
+		MOV64_REG(R7, R0),
+		MOV64_REG(R1, R10),
+		ADD64_IMM(R1, -240),
+		MOV64_IMM(R2, 240),
+		MOV64_IMM(R3, 0),
+		CALL(BPF_FUNC_get_branch_snapshot),
+		STX_DW(R10, R0, -248),
+		ST_W(R10, -256, 0),
+		LD_MAP(R1, results),
+		MOV64_REG(R2, R10),
+		ADD64_IMM(R2, -256),
+		CALL(BPF_FUNC_map_lookup_elem),
+		JEQ_IMM(R0, 0, 5),
+		STX_DW(R0, R7, 0),
+		LDX_DW(R1, R10, -248),
+		STX_DW(R0, R1, 8),
+		LDX_DW(R1, R10, -240),
+		STX_DW(R0, R1, 16),
+		MOV64_IMM(R0, 1),
+		EXIT(),
+	};
+
+	return bpf_load(BPF_PROG_TYPE_PERF_EVENT, insns, ARRAY_LEN(insns));
+}
+
+/*
+ * BPF at the overflow of an event recording every branch: the sample's
+ * branch stack (bpf_read_branch_records()) has entries, and so has the
+ * stack as it is (bpf_get_branch_snapshot()), the newest in the loop.
+ */
+TEST(bpf_branch_records)
+{
+	__s64 res[3] = { 0 };
+	int results, prog, fd;
+
+	HW_SKIP_WITHOUT_PMU();
+	if (!bpf_available())
+		SKIP(return, "no bpf(2)");
+	fd = lbr_open(PERF_SAMPLE_BRANCH_ANY, -1);
+	if (fd < 0 && errno == EOPNOTSUPP)
+		SKIP(return, "no branch stack on this PMU");
+	ASSERT_LE(0, fd) TH_LOG("%s", strerror(errno));
+	results = bpf_map(BPF_MAP_TYPE_ARRAY, 4, sizeof(res), 1);
+	ASSERT_LE(0, results);
+	prog = load_branch_records(results);
+	ASSERT_LE(0, prog) TH_LOG("%s", bpf_log);
+	ASSERT_EQ(0, ioctl(fd, PERF_EVENT_IOC_SET_BPF, prog));
+	ASSERT_EQ(0, ioctl(fd, PERF_EVENT_IOC_ENABLE, 0));
+	lbr_loop(HW_ASM_LOOPS, NULL);
+	ASSERT_EQ(0, ioctl(fd, PERF_EVENT_IOC_DISABLE, 0));
+	ASSERT_EQ(0, bpf_lookup(results, 0, res));
+	EXPECT_LT(0, res[0]);
+	EXPECT_EQ(0, res[0] % (int)sizeof(struct perf_branch_entry));
+	EXPECT_LT(0, res[1]);
+	EXPECT_EQ(0, res[1] % (int)sizeof(struct perf_branch_entry));
+	EXPECT_TRUE(in_loop(&loop, res[2])) TH_LOG("newest from %#llx", res[2]);
+	close(prog);
+	close(results);
+	close(fd);
 }
 
 #define MSR_LBR_SELECT		0x1c8
