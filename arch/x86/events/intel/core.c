@@ -881,7 +881,7 @@ int __init intel_pmu_probe(void)
 	union cpuid10_ebx ebx;
 	union cpuid10_edx edx;
 	unsigned int ecx, fixed_n, i;
-	const char *lbr = "";
+	const char *lbr, *arch_lbr;
 	u64 caps = 0;
 
 	if (boot_cpu_data.x86_vendor != X86_VENDOR_INTEL ||
@@ -991,9 +991,9 @@ int __init intel_pmu_probe(void)
 		if (model->min_period || model->prec_dist_period)
 			x86_pmu.limit_period = intel_limit_period;
 	}
-	if (x86_pmu.n_types < 2)
-		lbr = intel_lbr_init(x86_cpu_types[0].model, caps);
-	pr_info("Performance Events: %s, %s%s%s%s PMU driver.\n", x86_pmu.name,
+	lbr = intel_lbr_init(x86_cpu_types[0].model, caps, &arch_lbr);
+	pr_info("Performance Events: %s%s, %s%s%s%s PMU driver.\n", arch_lbr,
+		x86_pmu.name,
 		x86_pmu.version >= 5 && edx.split.anythread_deprecated ?
 		"AnyThread deprecated, " : "", lbr,
 		caps & INTEL_CAP_FULL_WIDTH ? "full-width counters, " : "",

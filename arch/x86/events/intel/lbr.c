@@ -1,11 +1,13 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * The last branch records of Intel's cores before the architectural LBR
- * (Intel SDM vol. 3B, "Last Branch, Call Stack, Interrupt, and Exception
- * Recording"): a ring of FROM and TO registers, and from format 5 an
- * INFO register each, whose top of stack (MSR_LBR_TOS) is the newest
- * entry.  They record taken branches while IA32_DEBUGCTL.LBR is set,
- * and the PMI freezes them (FREEZE_LBRS_ON_PMI) so that a sample's
+ * The last branch records (Intel SDM vol. 3B, "Last Branch, Call Stack,
+ * Interrupt, and Exception Recording").  Each model before the
+ * architectural LBR has a ring of FROM and TO registers, and from
+ * format 5 an INFO register each, whose top of stack (MSR_LBR_TOS) is
+ * the newest entry, recording taken branches while IA32_DEBUGCTL.LBR is
+ * set; the architectural LBR, where CPUID has it, is driven the same way
+ * through its own registers (arch_lbr.c), IA32_LBR_CTL for LBR_SELECT.
+ * The PMI freezes the stack (FREEZE_LBRS_ON_PMI) so that a sample's
  * stack ends with the branches that led to its overflow.
  *
  * The events on a CPU that record branches (PERF_SAMPLE_BRANCH_STACK)
@@ -38,6 +40,7 @@
 #define LBR_FMT_INFO		5	/* the flags and cycles in INFO */
 #define LBR_FMT_TIME		6	/* cycles in TO's bits 63:48 */
 #define LBR_FMT_INFO2		7	/* INFO without TSX's bits */
+#define LBR_FMT_ARCH		0x3f	/* the architectural LBR */
 
 /* FROM's flags, and the cycles in TO, of the formats that have them. */
 #define LBR_FROM_MISPRED	BIT_ULL(63)
@@ -75,8 +78,8 @@
 #define LBR_ABORT_TX		BIT(24)	/* those that aborted one */
 #define LBR_TX			(LBR_IN_TX | LBR_NO_TX | LBR_ABORT_TX)
 
-/* The most entries a stack has. */
-#define LBR_MAX			32
+/* The most entries a stack has (the architectural LBR's deepest). */
+#define LBR_MAX			64
 
 /* Not a value LBR_SELECT can hold: write it before the next use. */
 #define LBR_SEL_UNKNOWN		(~0ULL)
@@ -123,7 +126,7 @@ struct intel_lbr_cpu {
  * @from: the entries' FROM registers
  * @to: their TO registers
  * @info: their INFO registers, in the formats that have them
- * @tos: the top of the stack
+ * @tos: the top of the stack; the architectural LBR's: how many entries
  * @saved: the rest holds a stack, saved as the task last left a CPU
  *
  * The task context's data (perf_event_context::task_ctx_data) where an
@@ -144,6 +147,11 @@ static DEFINE_PER_CPU(struct intel_lbr_cpu, intel_lbr_cpu);
 
 /* This machine's records, and their format; NULL: it has none. */
 static const struct intel_lbr *intel_lbr __read_mostly;
+/* The architectural LBR's, made from what CPUID 0x1C says. */
+static struct intel_lbr intel_lbr_arch __read_mostly = {
+	.select = INTEL_LBR_ARCH,
+};
+
 static unsigned int intel_lbr_format __read_mostly;
 /* The bits of an address: 48, or 57 with five-level paging. */
 static unsigned int intel_lbr_addr_bits __read_mostly = 48;
@@ -276,7 +284,8 @@ static bool intel_lbr_exact(int bit)
 		return true;
 	if (!(intel_lbr_kinds(bit) & X86_BRANCH_KINDS))
 		return true;
-	if (intel_lbr->select == INTEL_LBR_NO_SELECT)
+	if (intel_lbr->select == INTEL_LBR_NO_SELECT ||
+	    (intel_lbr->select == INTEL_LBR_ARCH && !intel_arch_lbr.filter))
 		return false;
 	return !(intel_lbr_recorded(bit) & LBR_SEL_FAR) &&
 	       !(bit == PERF_SAMPLE_BRANCH_IND_CALL_SHIFT &&
@@ -308,7 +317,9 @@ int intel_lbr_config(struct perf_event *event)
 		return perf_refuse(-EOPNOTSUPP,
 				   "sample_type: no branch records here", bst);
 	if (bst & PERF_SAMPLE_BRANCH_CALL_STACK) {
-		if (intel_lbr->select != INTEL_LBR_SELECT_HSW)
+		if (intel_lbr->select != INTEL_LBR_SELECT_HSW &&
+		    !(intel_lbr->select == INTEL_LBR_ARCH &&
+		      intel_arch_lbr.call_stack))
 			return perf_refuse(-EOPNOTSUPP,
 					   "branch_sample_type: no call-stack mode here",
 					   bst);
@@ -325,7 +336,12 @@ int intel_lbr_config(struct perf_event *event)
 		exact &= intel_lbr_exact(bit);
 	}
 
-	if (intel_lbr->select != INTEL_LBR_NO_SELECT) {
+	if (intel_lbr->select == INTEL_LBR_ARCH) {
+		hwc->branch_select =
+			intel_arch_lbr_ctl(recorded, kinds & X86_BRANCH_KERNEL,
+					   kinds & X86_BRANCH_USER,
+					   bst & PERF_SAMPLE_BRANCH_CALL_STACK);
+	} else if (intel_lbr->select != INTEL_LBR_NO_SELECT) {
 		hwc->branch_select = LBR_SEL_KINDS & ~recorded;
 		if (!(kinds & X86_BRANCH_KERNEL))
 			hwc->branch_select |= LBR_SEL_NOT_KERNEL;
@@ -424,14 +440,28 @@ static unsigned int intel_lbr_read_into(struct perf_branch_entry *e,
 	return i;
 }
 
-/* x86_pmu::branch_read: take the stack for this PMI's samples. */
+/*
+ * x86_pmu::branch_read: take the stack for this PMI's samples.  The
+ * architectural LBR's entries have no index in a ring (hw_idx -1), and
+ * their INFO may say their kind.
+ */
 static void intel_lbr_read(void)
 {
 	struct intel_lbr_cpu *c = this_cpu_ptr(&intel_lbr_cpu);
+	unsigned int i;
 
-	c->stack.nr = intel_lbr_read_into(c->entries, LBR_MAX,
-					  &c->stack.hw_idx);
-	memset(c->kinds, 0, c->stack.nr * sizeof(c->kinds[0]));
+	if (intel_lbr->select != INTEL_LBR_ARCH) {
+		c->stack.nr = intel_lbr_read_into(c->entries, LBR_MAX,
+						  &c->stack.hw_idx);
+		memset(c->kinds, 0, c->stack.nr * sizeof(c->kinds[0]));
+		return;
+	}
+	c->stack.nr = intel_arch_lbr_read(c->entries, c->kinds, LBR_MAX);
+	c->stack.hw_idx = -1ULL;
+	for (i = 0; i < c->stack.nr; i++) {
+		if (c->kinds[i])
+			c->kinds[i] |= LBR_KIND_KNOWN;
+	}
 }
 
 /*
@@ -452,12 +482,22 @@ static int intel_lbr_snapshot(struct perf_branch_entry *entries,
 	local_irq_save(flags);
 	rdmsrl(MSR_CORE_PERF_GLOBAL_CTRL, ctrl);
 	wrmsrl(MSR_CORE_PERF_GLOBAL_CTRL, 0);
-	rdmsrl(MSR_IA32_DEBUGCTLMSR, debugctl);
-	if (debugctl & DEBUGCTLMSR_LBR)
-		wrmsrl(MSR_IA32_DEBUGCTLMSR, debugctl & ~DEBUGCTLMSR_LBR);
-	n = intel_lbr_read_into(entries, cnt, &tos);
-	if (debugctl & DEBUGCTLMSR_LBR)
-		wrmsrl(MSR_IA32_DEBUGCTLMSR, debugctl);
+	if (intel_lbr->select == INTEL_LBR_ARCH) {
+		rdmsrl(MSR_ARCH_LBR_CTL, debugctl);
+		if (debugctl & ARCH_LBR_CTL_LBREN)
+			wrmsrl(MSR_ARCH_LBR_CTL, 0);
+		n = intel_arch_lbr_read(entries, NULL, cnt);
+		if (debugctl & ARCH_LBR_CTL_LBREN)
+			wrmsrl(MSR_ARCH_LBR_CTL, debugctl);
+	} else {
+		rdmsrl(MSR_IA32_DEBUGCTLMSR, debugctl);
+		if (debugctl & DEBUGCTLMSR_LBR)
+			wrmsrl(MSR_IA32_DEBUGCTLMSR,
+			       debugctl & ~DEBUGCTLMSR_LBR);
+		n = intel_lbr_read_into(entries, cnt, &tos);
+		if (debugctl & DEBUGCTLMSR_LBR)
+			wrmsrl(MSR_IA32_DEBUGCTLMSR, debugctl);
+	}
 	wrmsrl(MSR_CORE_PERF_GLOBAL_CTRL, ctrl);
 	local_irq_restore(flags);
 	return n;
@@ -535,6 +575,10 @@ static void intel_lbr_clear(void)
 {
 	unsigned int i;
 
+	if (intel_lbr->select == INTEL_LBR_ARCH) {
+		intel_arch_lbr_clear();
+		return;
+	}
 	for (i = 0; i < intel_lbr->depth; i++) {
 		wrmsrl(intel_lbr->from + i, 0);
 		if (intel_lbr_format != LBR_FMT_32)
@@ -554,14 +598,26 @@ void intel_lbr_enable(void)
 {
 	struct intel_lbr_cpu *c = this_cpu_ptr(&intel_lbr_cpu);
 	u64 select = this_cpu_read(x86_pmu_cpu.branch_select), debugctl;
+	u64 on = DEBUGCTLMSR_FREEZE_LBRS_ON_PMI;
 
-	if (intel_lbr->select != INTEL_LBR_NO_SELECT && c->select != select) {
-		wrmsrl(MSR_LBR_SELECT, select);
-		c->select = select;
+	if (intel_lbr->select == INTEL_LBR_ARCH) {
+		/* IA32_LBR_CTL's enable bit starts it. */
+		select |= ARCH_LBR_CTL_LBREN;
+		if (c->select != select) {
+			wrmsrl(MSR_ARCH_LBR_CTL, select);
+			c->select = select;
+		}
+	} else {
+		on |= DEBUGCTLMSR_LBR;
+		if (intel_lbr->select != INTEL_LBR_NO_SELECT &&
+		    c->select != select) {
+			wrmsrl(MSR_LBR_SELECT, select);
+			c->select = select;
+		}
 	}
 	rdmsrl(MSR_IA32_DEBUGCTLMSR, debugctl);
-	wrmsrl(MSR_IA32_DEBUGCTLMSR, debugctl | DEBUGCTLMSR_LBR |
-	       DEBUGCTLMSR_FREEZE_LBRS_ON_PMI);
+	if ((debugctl & on) != on)
+		wrmsrl(MSR_IA32_DEBUGCTLMSR, debugctl | on);
 }
 
 /**
@@ -572,8 +628,16 @@ void intel_lbr_enable(void)
  */
 void intel_lbr_disable(void)
 {
+	struct intel_lbr_cpu *c = this_cpu_ptr(&intel_lbr_cpu);
 	u64 debugctl;
 
+	if (intel_lbr->select == INTEL_LBR_ARCH) {
+		if (c->select) {
+			wrmsrl(MSR_ARCH_LBR_CTL, 0);
+			c->select = 0;
+		}
+		return;
+	}
 	rdmsrl(MSR_IA32_DEBUGCTLMSR, debugctl);
 	if (debugctl & DEBUGCTLMSR_LBR)
 		wrmsrl(MSR_IA32_DEBUGCTLMSR, debugctl & ~DEBUGCTLMSR_LBR);
@@ -589,8 +653,14 @@ void intel_lbr_reset_cpu(void)
 {
 	if (!intel_lbr)
 		return;
-	intel_lbr_disable();
 	this_cpu_write(intel_lbr_cpu.select, LBR_SEL_UNKNOWN);
+	if (intel_lbr->select == INTEL_LBR_ARCH) {
+		wrmsrl(MSR_ARCH_LBR_CTL, 0);
+		this_cpu_write(intel_lbr_cpu.select, 0);
+		intel_arch_lbr_clear();
+		return;
+	}
+	intel_lbr_disable();
 }
 
 /* x86_pmu::branch_start: the first event to record branches here. */
@@ -610,6 +680,11 @@ static void intel_lbr_save(struct intel_lbr_task *t)
 {
 	unsigned int i;
 
+	if (intel_lbr->select == INTEL_LBR_ARCH) {
+		t->tos = intel_arch_lbr_save(t->from, t->to, t->info);
+		t->saved = true;
+		return;
+	}
 	for (i = 0; i < intel_lbr->depth; i++) {
 		rdmsrl(intel_lbr->from + i, t->from[i]);
 		rdmsrl(intel_lbr->to + i, t->to[i]);
@@ -625,6 +700,10 @@ static void intel_lbr_restore(struct intel_lbr_task *t)
 {
 	unsigned int i;
 
+	if (intel_lbr->select == INTEL_LBR_ARCH) {
+		intel_arch_lbr_restore(t->from, t->to, t->info, t->tos);
+		return;
+	}
 	for (i = 0; i < intel_lbr->depth; i++) {
 		wrmsrl(intel_lbr->from + i, t->from[i]);
 		wrmsrl(intel_lbr->to + i, t->to[i]);
@@ -661,29 +740,53 @@ static bool __init intel_lbr_present(const struct intel_lbr *lbr)
 {
 	u64 val;
 
+	if (lbr->select == INTEL_LBR_ARCH)
+		return !rdmsrl_safe(MSR_ARCH_LBR_CTL, &val) &&
+		       !rdmsrl_safe(MSR_ARCH_LBR_DEPTH, &val);
 	return !rdmsrl_safe(MSR_LBR_TOS, &val) &&
 	       !rdmsrl_safe(lbr->from, &val) && !wrmsrl_safe(lbr->from, val) &&
 	       (lbr->select == INTEL_LBR_NO_SELECT ||
 		!rdmsrl_safe(MSR_LBR_SELECT, &val));
 }
 
-/**
- * intel_lbr_init - set up the model's branch records
- * @model: this machine's model, or NULL
- * @caps: IA32_PERF_CAPABILITIES, or 0 where there is none
- *
- * Return: what the boot message says of them ("16-deep LBR, "), or ""
- * where there are none.
- */
-const char *__init intel_lbr_init(const struct intel_model *model, u64 caps)
+/* The architectural LBR where the CPU has one, else the model's stack. */
+static const struct intel_lbr *__init
+intel_lbr_find(const struct intel_model *model)
 {
+	if (intel_arch_lbr_probe()) {
+		intel_lbr_arch.depth = min_t(unsigned int, intel_arch_lbr.depth,
+					     LBR_MAX);
+		intel_arch_lbr.depth = intel_lbr_arch.depth;
+		return &intel_lbr_arch;
+	}
+	return model ? model->lbr : NULL;
+}
+
+/**
+ * intel_lbr_init - set up the branch records
+ * @model: this machine's model (a hybrid's big cores'), or NULL
+ * @caps: IA32_PERF_CAPABILITIES, or 0 where there is none
+ * @arch: where to put what the boot message says first of the
+ *	architectural LBR ("Architectural LBR, ", or "")
+ *
+ * Return: what the boot message says of their depth ("16-deep LBR, "),
+ * or "" where there are none.
+ */
+const char *__init intel_lbr_init(const struct intel_model *model, u64 caps,
+				  const char **arch)
+{
+	const struct intel_lbr *lbr = intel_lbr_find(model);
 	static char line[24];
 
-	if (!model || !model->lbr || x86_pmu.version < 2 ||
-	    !intel_lbr_present(model->lbr))
+	*arch = "";
+	if (!lbr || x86_pmu.version < 2 || !intel_lbr_present(lbr))
 		return "";
-	intel_lbr = model->lbr;
+	intel_lbr = lbr;
 	intel_lbr_format = caps & LBR_FMT_MASK;
+	if (lbr->select == INTEL_LBR_ARCH) {
+		intel_lbr_format = LBR_FMT_ARCH;
+		*arch = "Architectural LBR, ";
+	}
 	if (boot_cpu_has(X86_FEATURE_LA57))
 		intel_lbr_addr_bits = 57;
 	x86_pmu.branches = intel_lbr->depth;

@@ -137,6 +137,7 @@ enum intel_lbr_select {
 	INTEL_LBR_SELECT_NHM,	/* Nehalem's, with its errata */
 	INTEL_LBR_SELECT_SNB,	/* Sandy Bridge's */
 	INTEL_LBR_SELECT_HSW,	/* Haswell's: call-stack mode too */
+	INTEL_LBR_ARCH,		/* the architectural LBR's IA32_LBR_CTL */
 };
 
 /**
@@ -227,12 +228,44 @@ extern struct attribute *intel_frontend_format[];
 /* The offcore responses of the LL and NODE events (skylake.c). */
 extern const x86_cache_map_t intel_skl_cache_extra;
 
+/**
+ * struct intel_arch_lbr - what CPUID 0x1C says of the architectural LBR
+ * @depth: the depth it is set to, the deepest it has
+ * @cpl: it filters by privilege level
+ * @filter: it filters by kind of branch
+ * @call_stack: it has call-stack mode
+ * @mispred: INFO has the mispredict flag
+ * @cycles: INFO has the cycles
+ * @types: INFO has the kind of branch
+ */
+struct intel_arch_lbr {
+	unsigned int	depth;
+	bool		cpl;
+	bool		filter;
+	bool		call_stack;
+	bool		mispred;
+	bool		cycles;
+	bool		types;
+};
+
+/* The architectural LBR's registers (arch_lbr.c). */
+extern struct intel_arch_lbr intel_arch_lbr;
+bool intel_arch_lbr_probe(void);
+u64 intel_arch_lbr_ctl(u64 recorded, bool kernel, bool user, bool call_stack);
+unsigned int intel_arch_lbr_read(struct perf_branch_entry *e, u32 *kinds,
+				 unsigned int max);
+void intel_arch_lbr_clear(void);
+unsigned int intel_arch_lbr_save(u64 *from, u64 *to, u64 *info);
+void intel_arch_lbr_restore(const u64 *from, const u64 *to, const u64 *info,
+			    unsigned int n);
+
 /* The last branch records (lbr.c). */
 int intel_lbr_config(struct perf_event *event);
 void intel_lbr_enable(void);
 void intel_lbr_disable(void);
 void intel_lbr_reset_cpu(void);
-const char *intel_lbr_init(const struct intel_model *model, u64 caps);
+const char *intel_lbr_init(const struct intel_model *model, u64 caps,
+			   const char **arch);
 
 /* Topdown slots and metrics, from Ice Lake (topdown.c). */
 bool intel_is_metric(const struct x86_cpu_type *type, u64 config);

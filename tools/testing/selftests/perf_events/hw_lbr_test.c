@@ -52,8 +52,8 @@
  *
  * The cycle counts are the emulation's (QEMU patch 15), not any real
  * silicon's.  Skipped where the PMU has no branch stack (EOPNOTSUPP):
- * the flavours without an LBR, call-stack mode before Haswell's format
- * 4, and, on our kernel, the architectural LBR until its driver has it.
+ * the flavours without an LBR, and call-stack mode before Haswell's
+ * format 4.
  */
 #define _GNU_SOURCE
 #include <fcntl.h>
