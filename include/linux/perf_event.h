@@ -739,8 +739,9 @@ struct perf_raw_record {
  * struct perf_branch_stack - a sample's taken branches
  * @nr: how many there are in @entries
  * @hw_idx: where the newest of them is in the hardware's stack (the
- *	LBR's top of stack), or -1ULL where the entries are not kept in a
- *	ring; written when the event asks for PERF_SAMPLE_BRANCH_HW_INDEX
+ *	LBR's top of stack; 0 where the newest entry is always the
+ *	first), or -1ULL if that is not known; written when the event
+ *	asks for PERF_SAMPLE_BRANCH_HW_INDEX
  * @entries: the branches, newest first
  *
  * The PERF_SAMPLE_BRANCH_STACK field of a sample, filled in by a PMU

@@ -442,8 +442,8 @@ static unsigned int intel_lbr_read_into(struct perf_branch_entry *e,
 
 /*
  * x86_pmu::branch_read: take the stack for this PMI's samples.  The
- * architectural LBR's entries have no index in a ring (hw_idx -1), and
- * their INFO may say their kind.
+ * architectural LBR's newest entry is always its first (hw_idx 0, as
+ * 6.1 says), and their INFO may say their kind.
  */
 static void intel_lbr_read(void)
 {
@@ -457,7 +457,7 @@ static void intel_lbr_read(void)
 		return;
 	}
 	c->stack.nr = intel_arch_lbr_read(c->entries, c->kinds, LBR_MAX);
-	c->stack.hw_idx = -1ULL;
+	c->stack.hw_idx = 0;
 	for (i = 0; i < c->stack.nr; i++) {
 		if (c->kinds[i])
 			c->kinds[i] |= LBR_KIND_KNOWN;
@@ -721,12 +721,19 @@ static void intel_lbr_restore(struct intel_lbr_task *t)
 static void intel_lbr_switch(struct perf_event_context *ctx, bool sched_in)
 {
 	struct intel_lbr_task *t = ctx ? READ_ONCE(ctx->task_ctx_data) : NULL;
-	bool stack = this_cpu_read(x86_pmu_cpu.branch_select) &
-		     LBR_SEL_CALL_STACK;
+	u64 select = this_cpu_read(x86_pmu_cpu.branch_select);
+	bool stack = select & (intel_lbr->select == INTEL_LBR_ARCH ?
+			       ARCH_LBR_CTL_STACK : LBR_SEL_CALL_STACK);
 
 	if (!sched_in) {
+		/*
+		 * Not in call-stack mode now (its events are not on): what
+		 * was saved before is stale by now.
+		 */
 		if (t && stack)
 			intel_lbr_save(t);
+		else if (t)
+			t->saved = false;
 		return;
 	}
 	if (t && stack && t->saved)

@@ -37,9 +37,13 @@
  *  - in call-stack mode (PERF_SAMPLE_BRANCH_CALL_STACK), a sample in the
  *    innermost of three nested functions has the three calls that led
  *    there, innermost first, whatever branched inside it before;
+ *  - the call stack survives the task's sleeps, which take it off its
+ *    CPU: it leaves and comes back with the task;
  *  - recording the kernel's branches too, a sample in the loop still ends
  *    with the loop's branches: the PMI froze the stack (FREEZE_LBRS_ON_PMI)
  *    before the NMI and its handler could add theirs;
+ *  - with PERF_SAMPLE_BRANCH_HW_INDEX, each stack says where its newest
+ *    entry is in the hardware's (0 for the architectural LBR);
  *  - a BPF program at the overflow reads the sample's branches
  *    (bpf_read_branch_records()) and the stack as it is
  *    (bpf_get_branch_snapshot());
@@ -157,6 +161,48 @@ void lbr_f1(unsigned long n, void *unused);
 extern const char lbr_f1_call[], lbr_f2[], lbr_f2_call[], lbr_f3[];
 extern const char lbr_f3_end[];
 
+/*
+ * Two nested calls, the inner function sleeping @n times (nanosleep(2)
+ * for a microsecond: its task leaves the CPU each time), with a loop of
+ * its own after each sleep.
+ */
+asm(".pushsection .data\n"
+	"lbr_ts:\n"
+	"	.quad 0, 1000\n"
+	".popsection\n"
+	".pushsection .text\n"
+	".globl lbr_s1\n"
+	".type lbr_s1, @function\n"
+	"lbr_s1:\n"
+	"	call lbr_s2\n"
+	"	ret\n"
+	".globl lbr_s2\n"
+	"lbr_s2:\n"
+	".globl lbr_s2_call\n"
+	"lbr_s2_call:\n"
+	"	call lbr_s3\n"
+	"	ret\n"
+	".globl lbr_s3\n"
+	"lbr_s3:\n"
+	"	mov %rdi, %r8\n"
+	"1:	mov $35, %eax\n"		/* nanosleep */
+	"	lea lbr_ts(%rip), %rdi\n"
+	"	xor %esi, %esi\n"
+	"	syscall\n"
+	"	mov $20000, %r9\n"
+	"2:	dec %r9\n"
+	"	jnz 2b\n"
+	"	dec %r8\n"
+	"	jnz 1b\n"
+	"	ret\n"
+	".globl lbr_s3_end\n"
+	"lbr_s3_end:\n"
+	".size lbr_s1, . - lbr_s1\n"
+	".popsection\n");
+
+void lbr_s1(unsigned long n, void *unused);
+extern const char lbr_s2[], lbr_s2_call[], lbr_s3[], lbr_s3_end[];
+
 static const struct hw_asm_loop loop = {
 	.fn = lbr_loop,
 	.start = (uintptr_t)lbr_loop,
@@ -167,6 +213,12 @@ static const struct hw_asm_loop misp = {
 	.fn = lbr_misp_loop,
 	.start = (uintptr_t)lbr_misp_loop,
 	.end = (uintptr_t)lbr_misp_end,
+};
+
+static const struct hw_asm_loop sleeper = {
+	.fn = lbr_s1,
+	.start = (uintptr_t)lbr_s3,
+	.end = (uintptr_t)lbr_s3_end,
 };
 
 static const struct hw_asm_loop nested = {
@@ -595,6 +647,41 @@ TEST(call_stack)
 }
 
 /*
+ * In call-stack mode the stack leaves with its task and comes back with
+ * it: a function that sleeps again and again still finds, after each
+ * sleep, the two calls that led to it.
+ */
+TEST(call_stack_across_sleeps)
+{
+	struct perf_event_attr attr;
+	struct run run;
+	int i, ret, checked = 0;
+
+	HW_SKIP_WITHOUT_PMU();
+	ret = lbr_run_n(_metadata, &run, &attr, &sleeper,
+			PERF_SAMPLE_BRANCH_CALL_STACK, HW_ASM_PERIOD, 50);
+	if (ret == -1)
+		SKIP(return, "no call-stack mode on this PMU");
+	ASSERT_EQ(0, ret);
+	expect_samples(_metadata, &run);
+	for (i = 0; i < run.ss.kept; i++) {
+		const struct sample *s = &run.ss.s[i];
+		const struct perf_branch_entry *e = s->branches;
+
+		/* In the loop after a sleep, not on the way to one. */
+		if (!in_loop(&sleeper, s->ip) || s->ip == (uintptr_t)lbr_s3)
+			continue;
+		checked++;
+		ASSERT_LE(2, (int)s->bnr) TH_LOG("sample %d", i);
+		EXPECT_EQ((uintptr_t)lbr_s2_call, e[0].from) TH_LOG("sample %d", i);
+		EXPECT_EQ((uintptr_t)lbr_s3, e[0].to) TH_LOG("sample %d", i);
+		EXPECT_EQ((uintptr_t)lbr_s2, e[1].to) TH_LOG("sample %d", i);
+	}
+	EXPECT_LT(100, checked);
+	samples_free(&run.ss);
+}
+
+/*
  * Recording both modes' branches, the stack of a sample in the loop ends
  * with the loop's own branches: the PMI froze it before the NMI's entry
  * and the handler's branches could be recorded.
@@ -658,6 +745,49 @@ static int lbr_open(__u64 bst, int group_fd)
 	attr.read_format = PERF_FORMAT_TOTAL_TIME_ENABLED |
 			   PERF_FORMAT_TOTAL_TIME_RUNNING;
 	return sys_perf_event_open(&attr, 0, -1, group_fd, 0);
+}
+
+/*
+ * PERF_SAMPLE_BRANCH_HW_INDEX: each stack says where its newest entry is
+ * in the hardware's: the model-specific LBR's top of stack, which moves
+ * round the ring from sample to sample; the architectural LBR, whose
+ * newest entry is always its first, says 0.
+ */
+TEST(hw_index)
+{
+	struct perf_event_attr attr;
+	__u64 first = 0;
+	bool moved = false;
+	struct run run;
+	int i, fmt, checked = 0;
+
+	HW_SKIP_WITHOUT_PMU();
+	fmt = lbr_format();
+	if (fmt < 0)
+		SKIP(return, "cannot read PERF_CAPABILITIES (CONFIG_X86_MSR)");
+	LBR_RUN(&run, &attr, &loop,
+		PERF_SAMPLE_BRANCH_ANY | PERF_SAMPLE_BRANCH_HW_INDEX);
+	expect_samples(_metadata, &run);
+	for (i = 0; i < run.ss.kept; i++) {
+		const struct sample *s = &run.ss.s[i];
+
+		if (!in_loop(&loop, s->ip))
+			continue;
+		EXPECT_LE(BRANCHES, (int)s->bnr) TH_LOG("sample %d", i);
+		if (fmt == LBR_FORMAT_ARCH) {
+			EXPECT_EQ(0ULL, s->hw_idx) TH_LOG("sample %d", i);
+		} else {
+			EXPECT_GT(32ULL, s->hw_idx) TH_LOG("sample %d", i);
+			if (!checked)
+				first = s->hw_idx;
+			moved |= s->hw_idx != first;
+		}
+		checked++;
+	}
+	EXPECT_LT(10, checked);
+	if (fmt != LBR_FORMAT_ARCH)
+		EXPECT_TRUE(moved) TH_LOG("the top of stack never moved");
+	samples_free(&run.ss);
 }
 
 /* Whether the CPU has an LBR_SELECT (or IA32_LBR_CTL) to share. */
