@@ -378,6 +378,12 @@ enum perf_event_state {
 #define PERF_ATTACH_CALLCHAIN	0x08	/* counted in callchain users */
 #define PERF_ATTACH_SCHED	0x10	/* holds perf_sched_events on */
 #define PERF_ATTACH_TASK_DATA	0x20	/* its task context has data of its PMU */
+/*
+ * Set by the PMU's event_init: its pmu::sched_task is to hear of the
+ * context switches where the event counts, even as a CPU's event (the
+ * x86 PEBS records it gathers belong to the task that ran).
+ */
+#define PERF_ATTACH_SCHED_CB	0x40
 
 /* perf_event::event_caps */
 #define PERF_EV_CAP_SOFTWARE	BIT(0)	/* counted by the kernel itself */
@@ -420,6 +426,16 @@ struct perf_event {
 	 * on the PMU's module until it is freed.
 	 */
 	struct pmu			*pmu;
+	/**
+	 * @pmu_private: for the PMU: event_init() may point it at what the
+	 * event counts with (an uncore box, a die's RAPL).
+	 */
+	void				*pmu_private;
+	/**
+	 * @active_entry: for the PMU: on a list of its own of the events
+	 * active on a counter block that a timer reads, under its lock.
+	 */
+	struct list_head		active_entry;
 	/**
 	 * @ctx: the context it is in, on which it holds a reference until it
 	 * is freed; set once, before it is installed.
@@ -857,13 +873,33 @@ struct perf_sample_data {
 	 * (CODE_PAGE_SIZE).
 	 */
 	u64				code_page_size;
+	/**
+	 * @weight: the WEIGHT or WEIGHT_STRUCT field (a load's latency, say),
+	 *	valid where @sample_flags has PERF_SAMPLE_WEIGHT_TYPE; else 0
+	 */
+	union perf_sample_weight	weight;
+	/**
+	 * @data_src: where the data of a load or store came from (DATA_SRC),
+	 *	valid where @sample_flags has PERF_SAMPLE_DATA_SRC; else
+	 *	PERF_MEM_NA
+	 */
+	union perf_mem_data_src		data_src;
+	/**
+	 * @txn: the TRANSACTION field, valid where @sample_flags has
+	 *	PERF_SAMPLE_TRANSACTION; else 0
+	 */
+	u64				txn;
 
 	/* Filled in by the core. */
 	/** @type: a copy of attr.sample_type (perf_sample_id_prepare()) */
 	u64				type;
 	/** @ip: the instruction pointer of the registers sampled (IP) */
 	u64				ip;
-	/** @time: the record's time stamp, from the event's clock (TIME) */
+	/**
+	 * @time: the record's time stamp, from the event's clock (TIME); a
+	 *	PMU that knows when the event happened (a PEBS record's TSC)
+	 *	sets it and PERF_SAMPLE_TIME in @sample_flags
+	 */
 	u64				time;
 	/**
 	 * @id: the id user space knows the event by, its parent's for an
@@ -1256,6 +1292,10 @@ static inline void perf_sample_save_brstack(struct perf_sample_data *data,
 	data->sample_flags |= PERF_SAMPLE_BRANCH_STACK;
 }
 
+void perf_sample_save_callchain(struct perf_sample_data *data,
+				struct perf_event *event,
+				struct pt_regs *regs);
+
 /**
  * for_each_sibling_event - walk the members of a group
  * @sibling: the cursor, a struct perf_event *
@@ -1598,10 +1638,14 @@ static inline unsigned int perf_guest_handle_intel_pt_intr(void)
 }
 
 /*
- * After resume, x86 gives each CPU back its IA32_DS_AREA.  Our x86 driver
- * does not use the debug store (PEBS and BTS are not written yet), so
- * there is nothing of perf's to give back.
+ * After resume, x86 gives each CPU back its IA32_DS_AREA, which the
+ * Intel driver's precise sampling writes its records through
+ * (arch/x86/events/intel/debug_store.c).
  */
+#if defined(CONFIG_PERF_EVENTS) && defined(CONFIG_CPU_SUP_INTEL)
+void perf_restore_debug_store(void);
+#else
 static inline void perf_restore_debug_store(void) { }
+#endif
 
 #endif /* _LINUX_PERF_EVENT_H */

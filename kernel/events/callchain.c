@@ -337,6 +337,28 @@ get_perf_callchain(struct pt_regs *regs, u32 init_nr, bool kernel, bool user,
 }
 
 /**
+ * perf_sample_save_callchain - put the call chain of other registers in
+ *	a sample
+ * @data: the sample
+ * @event: the event it is of
+ * @regs: where to walk the chain from: the registers the interrupt
+ *	found, where the sample's own are those of an instruction that
+ *	the hardware recorded (a PEBS record's)
+ *
+ * For a PMU's overflow handler; does nothing unless the event samples
+ * PERF_SAMPLE_CALLCHAIN.
+ */
+void perf_sample_save_callchain(struct perf_sample_data *data,
+				struct perf_event *event,
+				struct pt_regs *regs)
+{
+	if (!(event->attr.sample_type & PERF_SAMPLE_CALLCHAIN))
+		return;
+	data->callchain = perf_callchain(event, regs);
+	data->sample_flags |= PERF_SAMPLE_CALLCHAIN;
+}
+
+/**
  * perf_callchain - collect the call chain of a sample
  * @event: the sampling event
  * @regs: the registers at the overflow

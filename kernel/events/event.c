@@ -179,10 +179,11 @@ struct perf_event *perf_event_alloc(struct perf_event_attr *attr, int cpu,
 
 	/*
 	 * An inherited copy's ancestor holds the key on for it.  A CPU's
-	 * event with a branch stack holds it too: its PMU hears of context
-	 * switches (sched_cb.c).
+	 * event with a branch stack holds it too, as does one whose PMU
+	 * asked: its PMU hears of context switches (sched_cb.c).
 	 */
-	if (task ? !parent : has_branch_stack(event)) {
+	if (task ? !parent : (has_branch_stack(event) ||
+			      (event->attach_state & PERF_ATTACH_SCHED_CB))) {
 		event->attach_state |= PERF_ATTACH_SCHED;
 		static_branch_inc(&perf_sched_events.key);
 	}
@@ -366,7 +367,8 @@ perf_event_create_kernel_counter(struct perf_event_attr *attr, int cpu,
 	if (IS_ERR(event))
 		return event;
 
-	ctx = perf_find_get_context(task, cpu);
+	/* The CPU the PMU counts it on (perf_open_event()). */
+	ctx = perf_find_get_context(task, event->cpu);
 	if (IS_ERR(ctx)) {
 		perf_event_free(event);
 		return ERR_CAST(ctx);

@@ -254,7 +254,9 @@ static vm_fault_t perf_vm_fault(struct vm_fault *vmf)
 	unsigned long total = rb->nr_pages + 1, want, nr;
 	int ret;
 
-	if (vmf->pgoff >= total)
+	/* The data pages are written by the kernel alone, as on 6.1. */
+	if (vmf->pgoff >= total ||
+	    (vmf->pgoff && (vmf->flags & FAULT_FLAG_WRITE)))
 		return VM_FAULT_SIGBUS;
 	want = min_t(unsigned long, total - vmf->pgoff, PERF_MAP_BATCH);
 	nr = want;

@@ -320,9 +320,25 @@ static void perf_tick_event(struct perf_event *event, bool unthrottle)
 	/* An overflow in the tick that just ended estimated it already. */
 	if (!delta || hwc->interrupts_seq == __this_cpu_read(perf_tick_seq) - 1)
 		return;
-	period = div64_u64(delta * HZ, event->attr.sample_freq);
-	if (period < hwc->sample_period)
-		hwc->sample_period = max_t(u64, period, 1);
+	period = max_t(u64, div64_u64(delta * HZ, event->attr.sample_freq), 1);
+	if (period >= hwc->sample_period)
+		return;
+	hwc->sample_period = period;
+	/*
+	 * A counter still far from its overflow (the first guess, made for
+	 * a fast event, in a slow one) would make the new period wait for
+	 * the old one: start it now.  Counters count their period_left
+	 * down; a software event's goes up from minus its period and never
+	 * gets here.
+	 */
+	if (hwc->interrupts == PERF_HW_THROTTLED ||
+	    local64_read(&hwc->period_left) <= (s64)(2 * period))
+		return;
+	perf_pmu_disable(event->pmu);
+	event->pmu->stop(event, PERF_EF_UPDATE);
+	local64_set(&hwc->period_left, 0);
+	event->pmu->start(event, PERF_EF_RELOAD);
+	perf_pmu_enable(event->pmu);
 }
 
 /**

@@ -405,6 +405,25 @@ static void perf_output_regs(struct perf_output_handle *handle,
 	}
 }
 
+/*
+ * Where a sample's user registers come from.  A sample of user mode has
+ * them (a PEBS record of a user instruction too, though drained in the
+ * kernel); one of the kernel, the task's from its entry into it; a
+ * kernel thread has none (PERF_SAMPLE_REGS_ABI_NONE).
+ */
+static void perf_user_regs_of(struct perf_regs *out, struct pt_regs *regs)
+{
+	out->regs = NULL;
+	out->abi = PERF_SAMPLE_REGS_ABI_NONE;
+	if (!user_mode(regs)) {
+		if (!(current->flags & PF_KTHREAD))
+			perf_get_regs_user(out, regs);
+		return;
+	}
+	out->abi = perf_reg_abi(current);
+	out->regs = regs;
+}
+
 static unsigned int perf_regs_size(struct perf_regs *regs, u64 mask)
 {
 	return sizeof(u64) * (1 + (regs->regs ? hweight64(mask) : 0));
@@ -422,11 +441,18 @@ static unsigned int perf_prepare_sample(struct perf_event_header *header,
 	struct perf_event_attr *attr = &event->attr;
 	u64 type = attr->sample_type;
 	unsigned int size = sizeof(*header);
+	u64 time;
 
 	header->type = PERF_RECORD_SAMPLE;
 	header->misc = perf_misc_flags(regs);
 
-	perf_sample_id_prepare(data, event);
+	if (data->sample_flags & PERF_SAMPLE_TIME) {
+		time = data->time;
+		perf_sample_id_prepare(data, event);
+		data->time = time;
+	} else {
+		perf_sample_id_prepare(data, event);
+	}
 	size += hweight64(type & (PERF_SAMPLE_ID_ALL_FIELDS | PERF_SAMPLE_IP |
 				  PERF_SAMPLE_ADDR | PERF_SAMPLE_PERIOD)) *
 		sizeof(u64);
@@ -448,7 +474,7 @@ static unsigned int perf_prepare_sample(struct perf_event_header *header,
 	if (type & PERF_SAMPLE_BRANCH_STACK)
 		size += perf_sample_brstack_size(event, data);
 	if (type & (PERF_SAMPLE_REGS_USER | PERF_SAMPLE_STACK_USER))
-		perf_get_regs_user(&data->regs_user, regs);
+		perf_user_regs_of(&data->regs_user, regs);
 	if (type & PERF_SAMPLE_REGS_USER)
 		size += perf_regs_size(&data->regs_user, attr->sample_regs_user);
 	size += hweight64(type & (PERF_SAMPLE_WEIGHT_TYPE |
@@ -568,15 +594,22 @@ static void perf_output_sample(struct perf_output_handle *handle,
 				 attr->sample_regs_user);
 	if (type & PERF_SAMPLE_STACK_USER)
 		perf_output_stack_user(handle, data);
-	if (type & PERF_SAMPLE_WEIGHT_TYPE)
-		perf_output_put(handle, zero);
-	if (type & PERF_SAMPLE_DATA_SRC) {
-		/* The PMU knows nothing of where the data came from. */
-		value = PERF_MEM_NA;
+	/* What the PMU did not fill in: nothing known. */
+	if (type & PERF_SAMPLE_WEIGHT_TYPE) {
+		value = data->sample_flags & PERF_SAMPLE_WEIGHT_TYPE ?
+			data->weight.full : 0;
 		perf_output_put(handle, value);
 	}
-	if (type & PERF_SAMPLE_TRANSACTION)
-		perf_output_put(handle, zero);
+	if (type & PERF_SAMPLE_DATA_SRC) {
+		value = data->sample_flags & PERF_SAMPLE_DATA_SRC ?
+			data->data_src.val : PERF_MEM_NA;
+		perf_output_put(handle, value);
+	}
+	if (type & PERF_SAMPLE_TRANSACTION) {
+		value = data->sample_flags & PERF_SAMPLE_TRANSACTION ?
+			data->txn : 0;
+		perf_output_put(handle, value);
+	}
 	if (type & PERF_SAMPLE_REGS_INTR)
 		perf_output_regs(handle, &data->regs_intr,
 				 attr->sample_regs_intr);

@@ -291,6 +291,11 @@ static struct file *perf_open_event(struct perf_event_attr *attr,
 	if (IS_ERR(event))
 		return ERR_CAST(event);
 
+	/*
+	 * The CPU the PMU counts the event on, which may be another of the
+	 * same die or package than @cpu (the uncore's, RAPL's).
+	 */
+	cpu = event->cpu;
 	ret = perf_check_cpu(attr, task, cpu);
 	if (ret)
 		goto out_event;

@@ -47,17 +47,24 @@ unsigned long perf_instruction_pointer(struct pt_regs *regs)
  * @regs: the registers at the sample
  *
  * Return: PERF_RECORD_MISC_USER or PERF_RECORD_MISC_KERNEL, or their
- * PERF_RECORD_MISC_GUEST_* counterparts while the CPU runs a guest.
+ * PERF_RECORD_MISC_GUEST_* counterparts while the CPU runs a guest;
+ * with PERF_RECORD_MISC_EXACT_IP where the registers are a precise
+ * sample's whose IP is the instruction that overflowed the counter
+ * (PERF_EFLAGS_EXACT in their flags: intel/pebs_drain.c).
  */
 unsigned long perf_misc_flags(struct pt_regs *regs)
 {
 	unsigned int guest = perf_guest_state();
+	unsigned long misc;
 
 	if (guest)
 		return guest & PERF_GUEST_USER ? PERF_RECORD_MISC_GUEST_USER :
 						 PERF_RECORD_MISC_GUEST_KERNEL;
-	return user_mode(regs) ? PERF_RECORD_MISC_USER :
+	misc = user_mode(regs) ? PERF_RECORD_MISC_USER :
 				 PERF_RECORD_MISC_KERNEL;
+	if (regs->flags & PERF_EFLAGS_EXACT)
+		misc |= PERF_RECORD_MISC_EXACT_IP;
+	return misc;
 }
 
 /**

@@ -267,10 +267,27 @@ void x86_pmu_stop(struct perf_event *event, int flags)
 	}
 }
 
+/*
+ * The hardware's records since the last PMI, with the counters
+ * stopped: an auto-reloading counter's count needs them.
+ */
+static void x86_pmu_drain(struct x86_pmu_cpu *cpuc)
+{
+	if (cpuc->enabled)
+		x86_pmu.disable_all(cpuc->running);
+	x86_pmu.drain(NULL);
+	if (cpuc->enabled)
+		x86_pmu.enable_all(cpuc->running);
+}
+
 static void x86_pmu_read(struct perf_event *event)
 {
-	if (event->hw.idx >= 0)
-		x86_event_update(event);
+	if (event->hw.idx < 0)
+		return;
+	/* Not from an NMI (BPF's reads), which may have stopped them. */
+	if ((event->hw.x86_flags & X86_EVENT_AUTO_RELOAD) && !in_nmi())
+		x86_pmu_drain(this_cpu_ptr(&x86_pmu_cpu));
+	x86_event_update(event);
 }
 
 /* Take @event off its counter, its count up to date. */
@@ -376,6 +393,8 @@ static int x86_pmu_add(struct perf_event *event, int flags)
 		x86_pmu.branch_start();
 		perf_sched_cb_inc(event->pmu);
 	}
+	if ((event->hw.x86_flags & X86_EVENT_LARGE) && !cpuc->n_large++)
+		perf_sched_cb_inc(event->pmu);
 	memcpy(cpuc->assign, assign, (n + 1) * sizeof(*assign));
 	cpuc->events[n] = event;
 	cpuc->n_events = n + 1;
@@ -412,6 +431,9 @@ static void x86_pmu_del(struct perf_event *event, int flags)
 			perf_sched_cb_dec(event->pmu);
 			x86_pmu.branch_stop();
 		}
+		if ((event->hw.x86_flags & X86_EVENT_LARGE) &&
+		    !--cpuc->n_large)
+			perf_sched_cb_dec(event->pmu);
 		memmove(&cpuc->events[i], &cpuc->events[i + 1],
 			(n - i - 1) * sizeof(cpuc->events[0]));
 		memmove(&cpuc->assign[i], &cpuc->assign[i + 1],
@@ -494,9 +516,9 @@ static int x86_map_cache(const struct x86_cpu_type *type, u64 config,
  * as far as x86_pmu.raw_mask lets it, the rest ignored (as Linux always
  * has).
  *
- * Return: 0, -EOPNOTSUPP for precise_ip (no PEBS or IBS here), -EINVAL
- * for registers a sample cannot have, -ENOENT or -EINVAL for a generic
- * event the CPU does not have.
+ * Return: 0, -EOPNOTSUPP for a precise_ip above the PMU's, -EINVAL for
+ * a precise counting event or registers a sample cannot have, -ENOENT
+ * or -EINVAL for a generic event the CPU does not have.
  */
 int x86_hw_config(struct perf_event *event)
 {
@@ -504,16 +526,24 @@ int x86_hw_config(struct perf_event *event)
 	u64 code = 0;
 	int ret = 0;
 
-	if (attr->precise_ip)
-		return perf_refuse(-EOPNOTSUPP, "precise_ip: no PEBS or IBS here",
+	if (attr->precise_ip > x86_pmu.max_precise)
+		return perf_refuse(-EOPNOTSUPP, "precise_ip: above caps/max_precise",
 				   attr->precise_ip);
-	/* The XMM registers come only from PEBS records. */
-	if ((attr->sample_regs_user | attr->sample_regs_intr) &
-	    PERF_REG_EXTENDED_MASK)
-		return perf_refuse(-EINVAL, "sample_regs_*: XMM registers need PEBS",
-				   (attr->sample_regs_user |
-				    attr->sample_regs_intr) &
-				   PERF_REG_EXTENDED_MASK);
+	if (attr->precise_ip && !is_sampling_event(event))
+		return perf_refuse(-EINVAL, "precise_ip: a counting event takes no samples",
+				   attr->precise_ip);
+	/*
+	 * The XMM registers come only from adaptive PEBS records, as
+	 * they were when the counter overflowed: never user registers.
+	 */
+	if (attr->sample_regs_user & PERF_REG_EXTENDED_MASK)
+		return perf_refuse(-EINVAL, "sample_regs_user: XMM registers",
+				   attr->sample_regs_user);
+	if ((attr->sample_regs_intr & PERF_REG_EXTENDED_MASK) &&
+	    (!(event->pmu->capabilities & PERF_PMU_CAP_EXTENDED_REGS) ||
+	     !attr->precise_ip))
+		return perf_refuse(-EINVAL, "sample_regs_intr: XMM registers need precise PEBS",
+				   attr->sample_regs_intr);
 
 	switch (attr->type) {
 	case PERF_TYPE_HARDWARE:
@@ -682,13 +712,17 @@ int x86_pmu_event_init(struct perf_event *event)
 	hwc->extra_regs = 0;
 	hwc->branch_select = 0;
 	hwc->branch_kinds = 0;
+	hwc->x86_flags = 0;
 	ret = x86_pmu.hw_config(event);
 	if (ret)
 		return ret;
 
 	hwc->idx = -1;
-	hwc->x86_flags = 0;
-	hwc->counters = x86_pmu.counters_for(type, hwc->config);
+	hwc->counters = 0;
+	if (hwc->x86_flags & X86_EVENT_PRECISE)
+		hwc->counters = x86_pmu.precise_counters(event);
+	if (!hwc->counters)
+		hwc->counters = x86_pmu.counters_for(type, hwc->config);
 	if (!hwc->counters)
 		return perf_refuse(-EINVAL, "config: no counter counts this event",
 				   hwc->config);
@@ -718,10 +752,18 @@ int x86_pmu_event_init(struct perf_event *event)
 	return 0;
 }
 
-/* A context switch on a CPU where events record branches. */
+/*
+ * A context switch on a CPU where events record branches, or take many
+ * precise records an interrupt: those of the task going out become its
+ * samples now (the PMU is disabled around).
+ */
 static void x86_pmu_sched_task(struct perf_event_context *ctx, bool sched_in)
 {
-	if (this_cpu_read(x86_pmu_cpu.branch_users))
+	struct x86_pmu_cpu *cpuc = this_cpu_ptr(&x86_pmu_cpu);
+
+	if (cpuc->n_large && !sched_in)
+		x86_pmu.drain(NULL);
+	if (cpuc->branch_users)
 		x86_pmu.branch_switch(ctx, sched_in);
 }
 

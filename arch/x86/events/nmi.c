@@ -5,8 +5,10 @@
  * for NMI delivery.
  *
  * The handler freezes the counters, asks the vendor which overflowed,
- * acknowledges them, and for each one folds the count, reloads the next
- * period and hands a sample to the core, until no overflow is left.  It
+ * acknowledges them, has the vendor turn the records of precise events
+ * into samples if it says they are due, and for each other counter that
+ * overflowed folds the count, reloads the next period and hands a
+ * sample to the core, until no overflow is left.  It
  * takes no lock and allocates nothing: what it reads of the CPU's state
  * is only ever changed on this CPU (see struct x86_pmu_cpu).
  *
@@ -45,7 +47,7 @@ void perf_events_lapic_init(void)
 static int x86_pmi_overflows(struct x86_pmu_cpu *cpuc, u64 status,
 			     struct pt_regs *regs)
 {
-	unsigned long bits = status & cpuc->running;
+	unsigned long bits = status & cpuc->running & ~cpuc->precise;
 	struct perf_sample_data data;
 	struct perf_event *event;
 	int idx, handled = 0;
@@ -92,7 +94,7 @@ static int x86_pmi_overflows(struct x86_pmu_cpu *cpuc, u64 status,
 int x86_pmu_handle_irq(struct pt_regs *regs)
 {
 	struct x86_pmu_cpu *cpuc = this_cpu_ptr(&x86_pmu_cpu);
-	int handled = 0, passes = 0;
+	int handled = 0, passes = 0, n;
 	u64 start, status;
 
 	if (!x86_pmu.gp)
@@ -105,11 +107,16 @@ int x86_pmu_handle_irq(struct pt_regs *regs)
 		x86_pmu.branch_read();
 	while (status) {
 		x86_pmu.ack(status);
+		n = 0;
+		/* The precise events' records, before their counters move. */
+		if (status & x86_pmu.drain_status)
+			n = x86_pmu.drain(regs);
 		/*
 		 * An overflow of a counter that stopped since is still
 		 * ours: the PMI was on its way when it stopped.
 		 */
-		handled += max(x86_pmi_overflows(cpuc, status, regs), 1);
+		n += x86_pmi_overflows(cpuc, status, regs);
+		handled += max(n, 1);
 		if (++passes > X86_PMI_MAX_PASSES) {
 			pr_warn_once("perf: overflow status %llx does not clear\n",
 				     status);

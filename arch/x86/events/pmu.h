@@ -48,6 +48,18 @@
 
 /* hw_perf_event::x86_flags */
 #define X86_EVENT_USER_RDPMC	BIT(0)	/* user space may rdpmc it */
+/*
+ * Its samples come from records the hardware writes (Intel's PEBS), not
+ * from its counter's overflow; the counter reloads its period itself
+ * with each record (the count needs the records: struct x86_pmu's
+ * @drain); many records may come before an interrupt, so they are also
+ * taken as the task switches out.
+ */
+#define X86_EVENT_PRECISE	BIT(1)
+#define X86_EVENT_AUTO_RELOAD	BIT(2)
+#define X86_EVENT_LARGE		BIT(3)
+/* The bits from here up are the vendor's. */
+#define X86_EVENT_VENDOR_SHIFT	8
 
 /* What a hardware event code of a map may also be: refused with EINVAL. */
 #define X86_EVENT_INVALID	(~0ULL)
@@ -157,6 +169,8 @@ int x86_branch_perf_type(u32 kind);
  * @extra_format: the model's format/ files beyond the vendor's, or NULL
  * @extra_events: events/ files beyond the generic ones, or NULL
  * @topdown_events: the topdown events/ files (slots and metrics), or NULL
+ * @precise_events: the events/ files of precise sampling (mem-loads and
+ *	mem-stores), or NULL
  * @announced: its counters went to the boot log
  * @events_group: its events/ directory
  * @format_group: its format/ directory
@@ -183,6 +197,7 @@ struct x86_cpu_type {
 	struct attribute	**extra_format;
 	struct attribute	**extra_events;
 	struct attribute	**topdown_events;
+	struct attribute	**precise_events;
 	bool			announced;
 	struct attribute_group	events_group;
 	struct attribute_group	format_group;
@@ -247,6 +262,14 @@ extern struct x86_cpu_type x86_cpu_types[X86_MAX_CPU_TYPES];
  *	@left events to go: @left, or more where the model cannot take so
  *	few; NULL where every period is taken.  A sample period it would
  *	lengthen is refused.
+ * @max_precise: the highest attr.precise_ip it takes (caps/max_precise)
+ * @precise_counters: the counters a precise event may use, in place of
+ *	@counters_for's; NULL where there is no precise sampling
+ * @drain: turn the records the hardware wrote into samples, and bring
+ *	the counts of X86_EVENT_AUTO_RELOAD events up to date, with the
+ *	counters stopped; @iregs are the registers the PMI interrupted, or
+ *	NULL elsewhere.  Returns how many events had records.
+ * @drain_status: the bits of @status that ask for @drain
  */
 struct x86_pmu {
 	const char		*name;
@@ -289,6 +312,10 @@ struct x86_pmu {
 	void	(*branch_read)(void);
 	struct perf_branch_stack *(*branch_sample)(struct perf_event *event);
 	void	(*branch_switch)(struct perf_event_context *ctx, bool sched_in);
+	unsigned int		max_precise;
+	u64	(*precise_counters)(struct perf_event *event);
+	int	(*drain)(struct pt_regs *iregs);
+	u64			drain_status;
 };
 
 extern struct x86_pmu x86_pmu;
@@ -320,6 +347,10 @@ extern struct pmu x86_cpu_pmu;
  * @extra: what its extra registers hold for the events added to it
  * @branch_users: events added to it that record branches
  * @branch_select: the filter they share (hw.branch_select)
+ * @precise: counters whose events' samples come from records
+ *	(X86_EVENT_PRECISE), not from their overflow bits; the vendor's
+ * @n_large: events added to it that take many records an interrupt
+ *	(X86_EVENT_LARGE), which a task switch drains
  *
  * Locking: changed only on its own CPU with interrupts off, by the
  * core's add/del/start/stop and perf_pmu_enable/disable.  The NMI
@@ -343,6 +374,8 @@ struct x86_pmu_cpu {
 	struct x86_extra_use	extra;
 	unsigned int		branch_users;
 	u64			branch_select;
+	u64			precise;
+	unsigned int		n_large;
 };
 
 DECLARE_PER_CPU(struct x86_pmu_cpu, x86_pmu_cpu);

@@ -122,7 +122,7 @@ static umode_t x86_event_visible(struct kobject *kobj, struct attribute *attr,
 static ssize_t max_precise_show(struct device *dev,
 				struct device_attribute *attr, char *page)
 {
-	return sysfs_emit(page, "0\n");
+	return sysfs_emit(page, "%u\n", x86_pmu.max_precise);
 }
 static DEVICE_ATTR_RO(max_precise);
 
@@ -258,6 +258,7 @@ int __init x86_pmu_sysfs_init(struct x86_cpu_type *type)
 {
 	struct attribute **const events[] = {
 		x86_event_attrs, type->extra_events, type->topdown_events,
+		type->precise_events,
 	};
 	struct attribute **const format[] = {
 		x86_format_attrs, x86_pmu.format, type->extra_format,

@@ -34,15 +34,10 @@
 #include <asm/intel-family.h>
 #include <asm/msr.h>
 
-#include "model.h"
+#include "pebs.h"
 
 /* IA32_PERF_CAPABILITIES: counters may be written full width. */
 #define INTEL_CAP_FULL_WIDTH	BIT_ULL(13)
-
-/* Global status bits that are not counters but are acknowledged too. */
-#define INTEL_STATUS_LBR_FRZ	BIT_ULL(58)
-#define INTEL_STATUS_OVF_BUF	BIT_ULL(62)
-#define INTEL_STATUS_COND_CHGD	BIT_ULL(63)
 
 /* The fields of a fixed counter in IA32_FIXED_CTR_CTRL. */
 #define INTEL_FIXED_OS		BIT_ULL(0)
@@ -179,7 +174,7 @@ static void intel_fixed_ctrl_write(u64 field, u64 bits)
 struct intel_guest_cpu {
 	u64				excl_host;
 	u64				excl_guest;
-	struct perf_guest_switch_msr	msrs[1];
+	struct perf_guest_switch_msr	msrs[2];
 };
 
 static DEFINE_PER_CPU(struct intel_guest_cpu, intel_guest_cpu);
@@ -205,7 +200,9 @@ static struct perf_guest_switch_msr *intel_guest_msrs(int *nr, void *data)
 	g->msrs[0].msr = MSR_CORE_PERF_GLOBAL_CTRL;
 	g->msrs[0].host = running & ~g->excl_host;
 	g->msrs[0].guest = running & ~g->excl_guest;
-	*nr = ARRAY_SIZE(g->msrs);
+	*nr = 1;
+	if (intel_pebs_hw.model)
+		intel_pebs_guest_msr(&g->msrs[(*nr)++]);
 	return g->msrs;
 }
 
@@ -220,13 +217,23 @@ static void intel_extra_write(struct perf_event *event)
 
 static void intel_enable(struct perf_event *event)
 {
-	u64 config = event->hw.config, bits = INTEL_FIXED_PMI;
+	u64 config = event->hw.config, bits = INTEL_FIXED_PMI, field;
 	int n = event->hw.idx - X86_PMC_FIXED;
 
 	/* A metric has no control but the global one. */
 	if (event->hw.idx >= X86_PMC_METRIC)
 		return;
 	intel_guest_note(event, true);
+	/* A precise counter's PMI is the buffer's, not its own. */
+	if (event->hw.x86_flags & X86_EVENT_PRECISE) {
+		intel_pebs_enable(event);
+		config &= ~ARCH_PERFMON_EVENTSEL_INT;
+		bits = 0;
+		if (intel_pebs_hw.adaptive) {
+			config |= INTEL_EVTSEL_ADAPTIVE;
+			bits |= INTEL_FIXED_ADAPTIVE;
+		}
+	}
 	if (n < 0) {
 		/*
 		 * Without a global control, a counter that excludes the host
@@ -245,7 +252,10 @@ static void intel_enable(struct perf_event *event)
 		bits |= INTEL_FIXED_USR;
 	if (config & ARCH_PERFMON_EVENTSEL_ANY)
 		bits |= INTEL_FIXED_ANY;
-	intel_fixed_ctrl_write(INTEL_FIXED_FIELD(n), bits << (4 * n));
+	field = INTEL_FIXED_FIELD(n);
+	if (intel_pebs_hw.adaptive)
+		field |= INTEL_FIXED_ADAPTIVE << (4 * n);
+	intel_fixed_ctrl_write(field, bits << (4 * n));
 }
 
 static void intel_disable(struct perf_event *event)
@@ -257,8 +267,13 @@ static void intel_disable(struct perf_event *event)
 	intel_guest_note(event, false);
 	if (n < 0)
 		wrmsrl(x86_evtsel_msr(event->hw.idx), event->hw.config);
+	else if (intel_pebs_hw.adaptive)
+		intel_fixed_ctrl_write(INTEL_FIXED_FIELD(n) |
+				       INTEL_FIXED_ADAPTIVE << (4 * n), 0);
 	else
 		intel_fixed_ctrl_write(INTEL_FIXED_FIELD(n), 0);
+	if (event->hw.x86_flags & X86_EVENT_PRECISE)
+		intel_pebs_disable(event);
 }
 
 static void intel_enable_all(u64 running)
@@ -336,6 +351,7 @@ static void intel_reset(void)
 		intel_topdown_reset(type);
 	}
 	intel_lbr_reset_cpu();
+	intel_pebs_reset_cpu();
 }
 
 static u32 intel_rdpmc_index(int idx)
@@ -348,8 +364,7 @@ static u32 intel_rdpmc_index(int idx)
 }
 
 /* Whether @config names the event of constraint @c. */
-static bool intel_constraint_match(const struct intel_constraint *c,
-				   u64 config)
+bool intel_constraint_match(const struct intel_constraint *c, u64 config)
 {
 	u8 event = config & ARCH_PERFMON_EVENTSEL_EVENT;
 
@@ -558,6 +573,9 @@ static int intel_hw_config(struct perf_event *event)
 			return ret;
 	}
 	ret = intel_lbr_config(event);
+	if (ret)
+		return ret;
+	ret = intel_pebs_config(event);
 	if (ret)
 		return ret;
 	/*
@@ -881,7 +899,7 @@ int __init intel_pmu_probe(void)
 	union cpuid10_ebx ebx;
 	union cpuid10_edx edx;
 	unsigned int ecx, fixed_n, i;
-	const char *lbr, *arch_lbr;
+	const char *lbr, *arch_lbr, *pebs = "";
 	u64 caps = 0;
 
 	if (boot_cpu_data.x86_vendor != X86_VENDOR_INTEL ||
@@ -992,8 +1010,10 @@ int __init intel_pmu_probe(void)
 			x86_pmu.limit_period = intel_limit_period;
 	}
 	lbr = intel_lbr_init(x86_cpu_types[0].model, caps, &arch_lbr);
-	pr_info("Performance Events: %s%s, %s%s%s%s PMU driver.\n", arch_lbr,
-		x86_pmu.name,
+	if (x86_pmu.n_types < 2 && x86_pmu.version >= 2)
+		pebs = intel_pebs_init(&x86_cpu_types[0], caps);
+	pr_info("Performance Events: %s%s%s, %s%s%s%s PMU driver.\n",
+		arch_lbr, pebs, x86_pmu.name,
 		x86_pmu.version >= 5 && edx.split.anythread_deprecated ?
 		"AnyThread deprecated, " : "", lbr,
 		caps & INTEL_CAP_FULL_WIDTH ? "full-width counters, " : "",

@@ -200,6 +200,34 @@ static const struct intel_extra_msr spr_extra_msrs[] = {
 	{ 0x01cd,		MSR_PEBS_LD_LAT_THRESHOLD, INTEL_LDLAT_VALID },
 };
 
+/*
+ * Ice Lake's adaptive PEBS: every counter writes records, the fixed
+ * ones too; INST_RETIRED.PREC_DIST on fixed counter 0 only, the slots on
+ * fixed counter 3, the load latency event on any general counter, the
+ * memory events as on Skylake.
+ */
+static const struct intel_pebs_event icl_pebs_events[] = {
+	{ INTEL_UMASK_ON(0x01c0, INTEL_FIXED(0)), INTEL_PEBS_PLAIN },
+	{ INTEL_UMASK_ON(0x0100, INTEL_FIXED(0)), INTEL_PEBS_PLAIN },
+	{ INTEL_UMASK_ON(0x0400, INTEL_FIXED(3)), INTEL_PEBS_PLAIN },
+	{ INTEL_UMASK_ON(0x01cd, 0xff),		INTEL_PEBS_LDLAT },
+	{ INTEL_UMASK_ON(0x11d0, 0xf),		INTEL_PEBS_LOAD },
+	{ INTEL_UMASK_ON(0x21d0, 0xf),		INTEL_PEBS_LOAD },
+	{ INTEL_UMASK_ON(0x41d0, 0xf),		INTEL_PEBS_LOAD },
+	{ INTEL_UMASK_ON(0x81d0, 0xf),		INTEL_PEBS_LOAD },
+	{ INTEL_UMASK_ON(0x12d0, 0xf),		INTEL_PEBS_STORE },
+	{ INTEL_UMASK_ON(0x42d0, 0xf),		INTEL_PEBS_STORE },
+	{ INTEL_UMASK_ON(0x82d0, 0xf),		INTEL_PEBS_STORE },
+	{ INTEL_RANGE_ON(0xd1, 0xd4, 0xf),	INTEL_PEBS_LOAD },
+};
+
+const struct intel_pebs intel_pebs_icl = {
+	.events		= icl_pebs_events,
+	.n_events	= ARRAY_SIZE(icl_pebs_events),
+	.prec_dist	= true,
+	.mem_events	= intel_mem_events,
+};
+
 const struct intel_model intel_icelake = {
 	.name		= "Icelake events",
 	.pmu_name	= "icelake",
@@ -212,6 +240,7 @@ const struct intel_model intel_icelake = {
 	.format_attrs	= intel_frontend_format,
 	.metrics	= 4,
 	.lbr		= &intel_lbr_skl,
+	.pebs		= &intel_pebs_icl,
 };
 
 /* Golden Cove's tables: Sapphire Rapids', and Alder Lake's big cores'. */

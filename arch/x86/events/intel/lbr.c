@@ -8,7 +8,8 @@
  * set; the architectural LBR, where CPUID has it, is driven the same way
  * through its own registers (arch_lbr.c), IA32_LBR_CTL for LBR_SELECT.
  * The PMI freezes the stack (FREEZE_LBRS_ON_PMI) so that a sample's
- * stack ends with the branches that led to its overflow.
+ * stack ends with the branches that led to its overflow; but not in
+ * call-stack mode, where a frozen stack would miss returns.
  *
  * The events on a CPU that record branches (PERF_SAMPLE_BRANCH_STACK)
  * share the stack and its filter, LBR_SELECT where the model has one
@@ -23,7 +24,10 @@
  * shows branches of a task it does not follow, or of before it began.
  * In call-stack mode (from Haswell's format), where the stack holds the
  * calls a task is inside, however long ago it made them, the stack
- * leaves with the task and comes back with it (struct intel_lbr_task).
+ * leaves with the task and comes back with it (struct intel_lbr_task):
+ * its entries down to the first empty one, where every reader stops,
+ * and the others emptied, so that a return below the bottom of the
+ * stack finds nothing of the task that ran before.
  */
 #include <linux/bitfield.h>
 #include <linux/perf_event.h>
@@ -98,11 +102,22 @@
 				 PERF_SAMPLE_BRANCH_COND)
 
 /**
- * struct intel_lbr_cpu - one CPU's branch records
- * @stack: the entries the last PMI found, newest first
+ * struct intel_lbr_taken - a stack as taken for samples
+ * @stack: its entries, newest first
  * @entries: @stack's
  * @kinds: what x86_branch_kind() said of each entry, with
  *	LBR_KIND_KNOWN once asked
+ */
+struct intel_lbr_taken {
+	struct perf_branch_stack	stack;
+	struct perf_branch_entry	entries[LBR_MAX];
+	u32				kinds[LBR_MAX];
+};
+
+/**
+ * struct intel_lbr_cpu - one CPU's branch records
+ * @pmi: the stack the last PMI found
+ * @record: the stack of the adaptive PEBS record being drained
  * @sample: the entries one sample keeps
  * @sample_entries: @sample's
  * @select: what LBR_SELECT holds, or LBR_SEL_UNKNOWN
@@ -111,9 +126,8 @@
  * the PMU's callbacks).
  */
 struct intel_lbr_cpu {
-	struct perf_branch_stack	stack;
-	struct perf_branch_entry	entries[LBR_MAX];
-	u32				kinds[LBR_MAX];
+	struct intel_lbr_taken		pmi;
+	struct intel_lbr_taken		record;
 	struct perf_branch_stack	sample;
 	struct perf_branch_entry	sample_entries[LBR_MAX];
 	u64				select;
@@ -123,24 +137,28 @@ struct intel_lbr_cpu {
 
 /**
  * struct intel_lbr_task - a task's call stack while it does not run
- * @from: the entries' FROM registers
+ * @from: the entries' FROM registers, newest first
  * @to: their TO registers
  * @info: their INFO registers, in the formats that have them
- * @tos: the top of the stack; the architectural LBR's: how many entries
+ * @nr: how many entries there are
+ * @tos: the top of the stack (MSR_LBR_TOS), where the newest goes back
  * @saved: the rest holds a stack, saved as the task last left a CPU
  *
  * The task context's data (perf_event_context::task_ctx_data) where an
  * event records its calls (PERF_SAMPLE_BRANCH_CALL_STACK): its calls
  * are in the stack since they were made, which may be long before a
- * sample, so the stack leaves and comes back with the task.  Used only
- * by the CPU the task runs on, in the switch.
+ * sample, so the stack leaves and comes back with the task.  Only the
+ * entries down to the first empty one are the stack (every reader stops
+ * there): they are all that is kept.  Used only by the CPU the task runs
+ * on, in the switch.
  */
 struct intel_lbr_task {
-	u64	from[LBR_MAX];
-	u64	to[LBR_MAX];
-	u64	info[LBR_MAX];
-	u64	tos;
-	bool	saved;
+	u64		from[LBR_MAX];
+	u64		to[LBR_MAX];
+	u64		info[LBR_MAX];
+	unsigned int	nr;
+	unsigned int	tos;
+	bool		saved;
 };
 
 static DEFINE_PER_CPU(struct intel_lbr_cpu, intel_lbr_cpu);
@@ -373,21 +391,16 @@ static bool intel_lbr_has_info(void)
 	       intel_lbr_format == LBR_FMT_INFO2;
 }
 
-/* Entry @i (by its registers' number) into @e; false if it is empty. */
-static bool intel_lbr_read_entry(unsigned int i, struct perf_branch_entry *e)
+/* The entry of the registers @from, @to and @info into @e. */
+static void intel_lbr_decode(u64 from, u64 to, u64 info,
+			     struct perf_branch_entry *e)
 {
-	u64 from, to, info;
-
-	rdmsrl(intel_lbr->from + i, from);
-	if (!from)
-		return false;
 	memset(e, 0, sizeof(*e));
 	if (intel_lbr_format == LBR_FMT_32) {
 		e->from = (u32)from;
 		e->to = from >> 32;
-		return true;
+		return;
 	}
-	rdmsrl(intel_lbr->to + i, to);
 	e->from = intel_lbr_addr(from);
 	e->to = intel_lbr_addr(to);
 	switch (intel_lbr_format) {
@@ -406,7 +419,6 @@ static bool intel_lbr_read_entry(unsigned int i, struct perf_branch_entry *e)
 		break;
 	case LBR_FMT_INFO:
 	case LBR_FMT_INFO2:
-		rdmsrl(MSR_LBR_INFO_0 + i, info);
 		e->mispred = !!(info & LBR_INFO_MISPRED);
 		e->predicted = !e->mispred;
 		if (intel_lbr_format == LBR_FMT_INFO) {
@@ -416,6 +428,21 @@ static bool intel_lbr_read_entry(unsigned int i, struct perf_branch_entry *e)
 		e->cycles = info & LBR_INFO_CYCLES;
 		break;
 	}
+}
+
+/* Entry @i (by its registers' number) into @e; false if it is empty. */
+static bool intel_lbr_read_entry(unsigned int i, struct perf_branch_entry *e)
+{
+	u64 from, to = 0, info = 0;
+
+	rdmsrl(intel_lbr->from + i, from);
+	if (!from)
+		return false;
+	if (intel_lbr_format != LBR_FMT_32)
+		rdmsrl(intel_lbr->to + i, to);
+	if (intel_lbr_has_info())
+		rdmsrl(MSR_LBR_INFO_0 + i, info);
+	intel_lbr_decode(from, to, info, e);
 	return true;
 }
 
@@ -447,20 +474,20 @@ static unsigned int intel_lbr_read_into(struct perf_branch_entry *e,
  */
 static void intel_lbr_read(void)
 {
-	struct intel_lbr_cpu *c = this_cpu_ptr(&intel_lbr_cpu);
+	struct intel_lbr_taken *t = this_cpu_ptr(&intel_lbr_cpu.pmi);
 	unsigned int i;
 
 	if (intel_lbr->select != INTEL_LBR_ARCH) {
-		c->stack.nr = intel_lbr_read_into(c->entries, LBR_MAX,
-						  &c->stack.hw_idx);
-		memset(c->kinds, 0, c->stack.nr * sizeof(c->kinds[0]));
+		t->stack.nr = intel_lbr_read_into(t->entries, LBR_MAX,
+						  &t->stack.hw_idx);
+		memset(t->kinds, 0, t->stack.nr * sizeof(t->kinds[0]));
 		return;
 	}
-	c->stack.nr = intel_arch_lbr_read(c->entries, c->kinds, LBR_MAX);
-	c->stack.hw_idx = 0;
-	for (i = 0; i < c->stack.nr; i++) {
-		if (c->kinds[i])
-			c->kinds[i] |= LBR_KIND_KNOWN;
+	t->stack.nr = intel_arch_lbr_read(t->entries, t->kinds, LBR_MAX);
+	t->stack.hw_idx = 0;
+	for (i = 0; i < t->stack.nr; i++) {
+		if (t->kinds[i])
+			t->kinds[i] |= LBR_KIND_KNOWN;
 	}
 }
 
@@ -504,13 +531,13 @@ static int intel_lbr_snapshot(struct perf_branch_entry *entries,
 }
 
 /* What kind of branch entry @i of the stack was (cached). */
-static u32 intel_lbr_kind(struct intel_lbr_cpu *c, unsigned int i)
+static u32 intel_lbr_kind(struct intel_lbr_taken *t, unsigned int i)
 {
-	if (!(c->kinds[i] & LBR_KIND_KNOWN))
-		c->kinds[i] = x86_branch_kind(c->entries[i].from,
-					      c->entries[i].to) |
+	if (!(t->kinds[i] & LBR_KIND_KNOWN))
+		t->kinds[i] = x86_branch_kind(t->entries[i].from,
+					      t->entries[i].to) |
 			      LBR_KIND_KNOWN;
-	return c->kinds[i] & ~LBR_KIND_KNOWN;
+	return t->kinds[i] & ~LBR_KIND_KNOWN;
 }
 
 /*
@@ -519,10 +546,10 @@ static u32 intel_lbr_kind(struct intel_lbr_cpu *c, unsigned int i)
  * was (the return to user space); of a kind asked for; inside or outside
  * a transaction as asked.
  */
-static bool intel_lbr_keeps(struct intel_lbr_cpu *c, unsigned int i,
+static bool intel_lbr_keeps(struct intel_lbr_taken *t, unsigned int i,
 			    u32 want)
 {
-	const struct perf_branch_entry *e = &c->entries[i];
+	const struct perf_branch_entry *e = &t->entries[i];
 
 	if (!(want & x86_branch_level(e->to)))
 		return false;
@@ -530,7 +557,7 @@ static bool intel_lbr_keeps(struct intel_lbr_cpu *c, unsigned int i,
 	    x86_branch_level(e->from) == X86_BRANCH_KERNEL)
 		return false;
 	if ((want & LBR_DECODE) &&
-	    !(intel_lbr_kind(c, i) & want & X86_BRANCH_KINDS))
+	    !(intel_lbr_kind(t, i) & want & X86_BRANCH_KINDS))
 		return false;
 	if (!(want & LBR_TX))
 		return true;
@@ -539,8 +566,9 @@ static bool intel_lbr_keeps(struct intel_lbr_cpu *c, unsigned int i,
 	       ((want & LBR_ABORT_TX) && e->abort);
 }
 
-/* x86_pmu::branch_sample: the entries @event's sample keeps. */
-static struct perf_branch_stack *intel_lbr_sample(struct perf_event *event)
+/* The entries of @t that @event's sample keeps. */
+static struct perf_branch_stack *intel_lbr_filter(struct perf_event *event,
+						  struct intel_lbr_taken *t)
 {
 	struct intel_lbr_cpu *c = this_cpu_ptr(&intel_lbr_cpu);
 	u32 want = event->hw.branch_kinds;
@@ -548,14 +576,14 @@ static struct perf_branch_stack *intel_lbr_sample(struct perf_event *event)
 	unsigned int i, nr = 0;
 
 	if (want & LBR_KEEP_ALL)
-		return &c->stack;
-	for (i = 0; i < c->stack.nr; i++) {
-		if (!intel_lbr_keeps(c, i, want))
+		return &t->stack;
+	for (i = 0; i < t->stack.nr; i++) {
+		if (!intel_lbr_keeps(t, i, want))
 			continue;
 		e = &c->sample_entries[nr++];
-		*e = c->entries[i];
+		*e = t->entries[i];
 		if (want & LBR_TYPE_SAVE)
-			e->type = x86_branch_perf_type(intel_lbr_kind(c, i));
+			e->type = x86_branch_perf_type(intel_lbr_kind(t, i));
 		if (want & LBR_NO_FLAGS) {
 			e->mispred = 0;
 			e->predicted = 0;
@@ -566,8 +594,68 @@ static struct perf_branch_stack *intel_lbr_sample(struct perf_event *event)
 			e->cycles = 0;
 	}
 	c->sample.nr = nr;
-	c->sample.hw_idx = c->stack.hw_idx;
+	c->sample.hw_idx = t->stack.hw_idx;
 	return &c->sample;
+}
+
+/* x86_pmu::branch_sample: the entries @event's sample keeps. */
+static struct perf_branch_stack *intel_lbr_sample(struct perf_event *event)
+{
+	return intel_lbr_filter(event, this_cpu_ptr(&intel_lbr_cpu.pmi));
+}
+
+/**
+ * intel_lbr_record_depth - the entries an adaptive PEBS record's LBR
+ *	group should have
+ *
+ * Return: the stack's depth, or 0 where records cannot carry it (the
+ * architectural LBR's entries, which no flavour with adaptive PEBS
+ * here has: its events' samples read the stack at the PMI).
+ */
+unsigned int intel_lbr_record_depth(void)
+{
+	if (!intel_lbr || intel_lbr->select == INTEL_LBR_ARCH ||
+	    !intel_lbr_has_info())
+		return 0;
+	return intel_lbr->depth;
+}
+
+/**
+ * intel_lbr_record_sample - the branches of a sample of an adaptive PEBS
+ *	record's LBR group
+ * @event: the event of the sample, which records branches
+ * @regs: the group: each entry's FROM, TO and INFO, newest first
+ * @nr: its entries
+ *
+ * The group is the stack as the instruction left it, which the PMI may
+ * find grown.  In NMI context, or with the counters stopped.
+ *
+ * Return: the entries the sample keeps, as intel_lbr_sample()'s.
+ */
+struct perf_branch_stack *intel_lbr_record_sample(struct perf_event *event,
+						  const u64 *regs,
+						  unsigned int nr)
+{
+	struct intel_lbr_taken *t = this_cpu_ptr(&intel_lbr_cpu.record);
+	unsigned int i;
+	u64 tos;
+
+	nr = min_t(unsigned int, nr, LBR_MAX);
+	for (i = 0; i < nr && regs[3 * i]; i++)
+		intel_lbr_decode(regs[3 * i], regs[3 * i + 1], regs[3 * i + 2],
+				 &t->entries[i]);
+	t->stack.nr = i;
+	memset(t->kinds, 0, i * sizeof(t->kinds[0]));
+	/*
+	 * The top of the stack now, where the PMI's read would start: only
+	 * for a sample that shows it, not an MSR read for every record.
+	 */
+	t->stack.hw_idx = 0;
+	if (event->attr.branch_sample_type & PERF_SAMPLE_BRANCH_HW_INDEX) {
+		rdmsrl(MSR_LBR_TOS, tos);
+		t->stack.hw_idx = tos & (intel_lbr->depth - 1);
+	}
+	return intel_lbr_filter(event, t);
 }
 
 /* Empty the stack: nothing recorded before is reported. */
@@ -598,7 +686,7 @@ void intel_lbr_enable(void)
 {
 	struct intel_lbr_cpu *c = this_cpu_ptr(&intel_lbr_cpu);
 	u64 select = this_cpu_read(x86_pmu_cpu.branch_select), debugctl;
-	u64 on = DEBUGCTLMSR_FREEZE_LBRS_ON_PMI;
+	u64 on = DEBUGCTLMSR_FREEZE_LBRS_ON_PMI, want;
 
 	if (intel_lbr->select == INTEL_LBR_ARCH) {
 		/* IA32_LBR_CTL's enable bit starts it. */
@@ -609,6 +697,14 @@ void intel_lbr_enable(void)
 		}
 	} else {
 		on |= DEBUGCTLMSR_LBR;
+		/*
+		 * A stack frozen at a PMI would miss the returns of the
+		 * calls it saw, and lose its way: call-stack mode goes on
+		 * recording, as on 6.1 (the kernel's own calls and returns
+		 * balance before the PMI ends).
+		 */
+		if (select & LBR_SEL_CALL_STACK)
+			on &= ~DEBUGCTLMSR_FREEZE_LBRS_ON_PMI;
 		if (intel_lbr->select != INTEL_LBR_NO_SELECT &&
 		    c->select != select) {
 			wrmsrl(MSR_LBR_SELECT, select);
@@ -616,8 +712,9 @@ void intel_lbr_enable(void)
 		}
 	}
 	rdmsrl(MSR_IA32_DEBUGCTLMSR, debugctl);
-	if ((debugctl & on) != on)
-		wrmsrl(MSR_IA32_DEBUGCTLMSR, debugctl | on);
+	want = (debugctl & ~DEBUGCTLMSR_FREEZE_LBRS_ON_PMI) | on;
+	if (debugctl != want)
+		wrmsrl(MSR_IA32_DEBUGCTLMSR, want);
 }
 
 /**
@@ -675,40 +772,58 @@ static void intel_lbr_stop(void)
 	intel_lbr_disable();
 }
 
-/* Keep the call stack of the task leaving, @t. */
+/*
+ * Keep the call stack of the task leaving, @t: from the top of the stack
+ * down to the first empty entry.  What lies beyond it is not the stack's
+ * (calls returned from, or another task's), and is not read.
+ */
 static void intel_lbr_save(struct intel_lbr_task *t)
 {
-	unsigned int i;
+	unsigned int mask = intel_lbr->depth - 1, i, slot;
+	bool info = intel_lbr_has_info();
+	u64 tos;
 
+	t->saved = true;
 	if (intel_lbr->select == INTEL_LBR_ARCH) {
-		t->tos = intel_arch_lbr_save(t->from, t->to, t->info);
-		t->saved = true;
+		t->nr = intel_arch_lbr_save(t->from, t->to, t->info);
 		return;
 	}
-	for (i = 0; i < intel_lbr->depth; i++) {
-		rdmsrl(intel_lbr->from + i, t->from[i]);
-		rdmsrl(intel_lbr->to + i, t->to[i]);
-		if (intel_lbr_has_info())
-			rdmsrl(MSR_LBR_INFO_0 + i, t->info[i]);
+	rdmsrl(MSR_LBR_TOS, tos);
+	t->tos = tos & mask;
+	for (i = 0; i <= mask; i++) {
+		slot = (t->tos - i) & mask;
+		rdmsrl(intel_lbr->from + slot, t->from[i]);
+		if (!t->from[i])
+			break;
+		rdmsrl(intel_lbr->to + slot, t->to[i]);
+		if (info)
+			rdmsrl(MSR_LBR_INFO_0 + slot, t->info[i]);
 	}
-	rdmsrl(MSR_LBR_TOS, t->tos);
-	t->saved = true;
+	t->nr = i;
 }
 
-/* Put back the call stack of the task now running, @t. */
-static void intel_lbr_restore(struct intel_lbr_task *t)
+/*
+ * Put back the call stack of the task now running, @t, where it was; the
+ * other entries are emptied, so that a return below the stack finds
+ * nothing of the task that ran before.
+ */
+static void intel_lbr_restore(const struct intel_lbr_task *t)
 {
-	unsigned int i;
+	unsigned int mask = intel_lbr->depth - 1, i, slot;
+	bool info = intel_lbr_has_info();
 
 	if (intel_lbr->select == INTEL_LBR_ARCH) {
-		intel_arch_lbr_restore(t->from, t->to, t->info, t->tos);
+		intel_arch_lbr_restore(t->from, t->to, t->info, t->nr);
 		return;
 	}
-	for (i = 0; i < intel_lbr->depth; i++) {
-		wrmsrl(intel_lbr->from + i, t->from[i]);
-		wrmsrl(intel_lbr->to + i, t->to[i]);
-		if (intel_lbr_has_info())
-			wrmsrl(MSR_LBR_INFO_0 + i, t->info[i]);
+	for (i = 0; i <= mask; i++) {
+		bool kept = i < t->nr;
+
+		slot = (t->tos - i) & mask;
+		wrmsrl(intel_lbr->from + slot, kept ? t->from[i] : 0);
+		wrmsrl(intel_lbr->to + slot, kept ? t->to[i] : 0);
+		if (info)
+			wrmsrl(MSR_LBR_INFO_0 + slot, kept ? t->info[i] : 0);
 	}
 	wrmsrl(MSR_LBR_TOS, t->tos);
 }

@@ -112,6 +112,13 @@ struct intel_extra_msr {
 #define RSP_SNOOP_DRAM		GENMASK_ULL(36, 31)
 #define RSP_SNOOP_NON_DRAM	BIT_ULL(37)
 
+/* IA32_PERF_GLOBAL_STATUS bits beside the counters'. */
+#define INTEL_STATUS_LBR_FRZ	BIT_ULL(58)	/* the LBR froze at a PMI */
+#define INTEL_STATUS_OVF_BUF	BIT_ULL(62)	/* the PEBS buffer is due */
+#define INTEL_STATUS_COND_CHGD	BIT_ULL(63)
+
+bool intel_constraint_match(const struct intel_constraint *c, u64 config);
+
 /* Match on the event select byte alone, or on it and the unit mask. */
 #define INTEL_MATCH_EVENT	ARCH_PERFMON_EVENTSEL_EVENT
 #define INTEL_MATCH_UMASK	(ARCH_PERFMON_EVENTSEL_EVENT |		\
@@ -161,6 +168,61 @@ extern const struct intel_lbr intel_lbr_core2, intel_lbr_atom;
 extern const struct intel_lbr intel_lbr_slm, intel_lbr_nhm, intel_lbr_snb;
 extern const struct intel_lbr intel_lbr_hsw, intel_lbr_skl, intel_lbr_knl;
 
+/*
+ * What a PEBS record of an event holds beyond the registers (struct
+ * intel_pebs_event's @kind): the data address and where a load's data
+ * came from with its latency (the load latency event), the data address
+ * of a load, or of a store and whether it hit L1.
+ */
+enum intel_pebs_kind {
+	INTEL_PEBS_PLAIN,
+	INTEL_PEBS_LDLAT,
+	INTEL_PEBS_LOAD,
+	INTEL_PEBS_STORE,
+};
+
+/**
+ * struct intel_pebs_event - events whose precise samples a model takes
+ *	on some counters only, or with more in their records
+ * @on: the events (as a constraint names them) and their counters
+ * @kind: what their records hold for a sample
+ */
+struct intel_pebs_event {
+	struct intel_constraint	on;
+	enum intel_pebs_kind	kind;
+};
+
+/**
+ * struct intel_pebs - a model's precise event-based sampling (Intel SDM
+ *	vol. 3B, "Processor Event Based Sampling (PEBS)")
+ * @events: the events named apart, first match first
+ * @n_events: how many there are
+ * @others: the counters every other event is precise on, or 0 for its
+ *	usual counters (adaptive PEBS: every counter writes records)
+ * @prec_dist: a counter samples retired instructions evenly
+ *	(INST_RETIRED.PREC_DIST): precise_ip 3
+ * @cycles_alias: the cycles event is sampled precisely as retired
+ *	instructions with an inverted counter mask of 16 (which count
+ *	every cycle), as INST_RETIRED.PREC_DIST at precise_ip 3
+ * @mem_events: the events/ files of memory sampling (mem-loads,
+ *	mem-stores), NULL-terminated
+ *
+ * The record format is IA32_PERF_CAPABILITIES'.
+ */
+struct intel_pebs {
+	const struct intel_pebs_event	*events;
+	unsigned int			n_events;
+	u64				others;
+	bool				prec_dist;
+	bool				cycles_alias;
+	struct attribute		**mem_events;
+};
+
+extern const struct intel_pebs intel_pebs_skl, intel_pebs_icl;
+
+/* perf mem's events/ files (skylake.c). */
+extern struct attribute *intel_mem_events[];
+
 /**
  * struct intel_model - a family of models that share a core PMU
  * @name: for the boot message ("Skylake events")
@@ -193,6 +255,7 @@ extern const struct intel_lbr intel_lbr_hsw, intel_lbr_skl, intel_lbr_knl;
  * @prec_dist_period: the shortest period of INST_RETIRED.PREC_DIST (in
  *	place of @min_period), 0 for no such rule
  * @lbr: its last branch records, or NULL
+ * @pebs: its precise sampling, or NULL
  */
 struct intel_model {
 	const char			*name;
@@ -215,6 +278,7 @@ struct intel_model {
 	u8				min_period;
 	u8				prec_dist_period;
 	const struct intel_lbr		*lbr;
+	const struct intel_pebs		*pebs;
 };
 
 /*
@@ -264,8 +328,22 @@ int intel_lbr_config(struct perf_event *event);
 void intel_lbr_enable(void);
 void intel_lbr_disable(void);
 void intel_lbr_reset_cpu(void);
+unsigned int intel_lbr_record_depth(void);
+struct perf_branch_stack *intel_lbr_record_sample(struct perf_event *event,
+						  const u64 *regs,
+						  unsigned int nr);
 const char *intel_lbr_init(const struct intel_model *model, u64 caps,
 			   const char **arch);
+
+/* Precise sampling (pebs.c, pebs_drain.c, debug_store.c). */
+const char *intel_pebs_init(struct x86_cpu_type *type, u64 caps);
+int intel_pebs_config(struct perf_event *event);
+void intel_pebs_enable(struct perf_event *event);
+void intel_pebs_disable(struct perf_event *event);
+void intel_pebs_reset_cpu(void);
+struct perf_guest_switch_msr;
+void intel_pebs_guest_msr(struct perf_guest_switch_msr *msr);
+int intel_pebs_drain(struct pt_regs *iregs);
 
 /* Topdown slots and metrics, from Ice Lake (topdown.c). */
 bool intel_is_metric(const struct x86_cpu_type *type, u64 config);

@@ -153,6 +153,46 @@ static struct attribute *skl_event_attrs[] = {
 	NULL,
 };
 
+/*
+ * Precise sampling: INST_RETIRED.PREC_DIST on counter 1 only; the load
+ * latency event; MEM_INST_RETIRED's loads and stores (unit masks: bit 0
+ * loads, bit 1 stores; with 0x10 an STLB miss, 0x20 locked, 0x40 split,
+ * 0x80 all), and the MEM_LOAD_*_RETIRED events, with the data address;
+ * every event on the first four counters.
+ */
+static const struct intel_pebs_event skl_pebs_events[] = {
+	{ INTEL_UMASK_ON(0x01c0, BIT(1)),	INTEL_PEBS_PLAIN },
+	{ INTEL_UMASK_ON(0x01cd, 0xf),		INTEL_PEBS_LDLAT },
+	{ INTEL_UMASK_ON(0x11d0, 0xf),		INTEL_PEBS_LOAD },
+	{ INTEL_UMASK_ON(0x21d0, 0xf),		INTEL_PEBS_LOAD },
+	{ INTEL_UMASK_ON(0x41d0, 0xf),		INTEL_PEBS_LOAD },
+	{ INTEL_UMASK_ON(0x81d0, 0xf),		INTEL_PEBS_LOAD },
+	{ INTEL_UMASK_ON(0x12d0, 0xf),		INTEL_PEBS_STORE },
+	{ INTEL_UMASK_ON(0x22d0, 0xf),		INTEL_PEBS_STORE },
+	{ INTEL_UMASK_ON(0x42d0, 0xf),		INTEL_PEBS_STORE },
+	{ INTEL_UMASK_ON(0x82d0, 0xf),		INTEL_PEBS_STORE },
+	{ INTEL_RANGE_ON(0xd1, 0xd3, 0xf),	INTEL_PEBS_LOAD },
+};
+
+/* perf mem's events: loads slower than 3 cycles, and all stores. */
+X86_EVENT_STR_ATTR(intel_mem_loads, "mem-loads", "event=0xcd,umask=0x1,ldlat=3");
+X86_EVENT_STR_ATTR(intel_mem_stores, "mem-stores", "event=0xd0,umask=0x82");
+
+struct attribute *intel_mem_events[] = {
+	&intel_mem_loads.attr.attr,
+	&intel_mem_stores.attr.attr,
+	NULL,
+};
+
+const struct intel_pebs intel_pebs_skl = {
+	.events		= skl_pebs_events,
+	.n_events	= ARRAY_SIZE(skl_pebs_events),
+	.others		= 0xf,
+	.prec_dist	= true,
+	.cycles_alias	= true,
+	.mem_events	= intel_mem_events,
+};
+
 const struct intel_model intel_skylake = {
 	.name		= "Skylake events",
 	.pmu_name	= "skylake",
@@ -165,6 +205,7 @@ const struct intel_model intel_skylake = {
 	.format_attrs	= intel_frontend_format,
 	.event_attrs	= skl_event_attrs,
 	.lbr		= &intel_lbr_skl,
+	.pebs		= &intel_pebs_skl,
 };
 
 #undef C

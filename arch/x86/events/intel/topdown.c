@@ -30,7 +30,6 @@
 #include <linux/math64.h>
 #include <linux/perf_event.h>
 #include <asm/msr.h>
-#include <asm/perf_event.h>
 
 #include "model.h"
 

@@ -187,7 +187,9 @@ static int mem_sample(struct __test_metadata *_metadata,
 		    !(attr.precise_ip == 1 && s->ip > (uintptr_t)access &&
 		      s->ip <= (uintptr_t)access + 8))
 			continue;
-		seen->at++;
+		if (!seen->at++)
+			TH_LOG("the first sample at the access: data source %#llx, weight %llu",
+			       s->data_src, s->weight);
 		seen->in_array += s->addr >= (uintptr_t)w.array &&
 				  s->addr < (uintptr_t)w.array + w.size;
 		seen->source += (src.mem_lvl & how->lvl) == how->lvl &&
@@ -396,7 +398,9 @@ TEST(loads_hitm)
 
 		if (s->addr != (uintptr_t)&shared.word)
 			continue;
-		at++;
+		if (!at++)
+			TH_LOG("the first sample at the word: data source %#llx",
+			       s->data_src);
 		hitm += !!(src.mem_snoop & PERF_MEM_SNOOP_HITM);
 		weight += s->weight == 60;
 	}

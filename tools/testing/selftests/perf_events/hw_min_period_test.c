@@ -108,17 +108,26 @@ TEST(shortest_period_at_open)
 /* IOC_PERIOD: the same for a new period; a frequency is not held to it. */
 TEST(shortest_period_at_ioc_period)
 {
+	struct saved_rate_limits limits = {};
 	struct rule r = cpu_rule();
 	__u64 v;
 	int i, fd;
 
 	HW_SKIP_WITHOUT_PMU();
+	/*
+	 * The frequency events below ask 1000 Hz; an earlier test's long
+	 * interrupts may have left the sample rate limit under that.
+	 */
+	if (sample_rate_lift(&limits, 100000))
+		SKIP(return, "cannot set perf_event_max_sample_rate");
 	for (i = 0; i < (int)ARRAY_SIZE(events); i++) {
 		__u64 min = event_min(&r, i);
 
 		fd = open_period(events[i].type, events[i].config, 1000, false);
-		ASSERT_LE(0, fd) TH_LOG("%s: %s", events[i].name,
+		EXPECT_LE(0, fd) TH_LOG("%s: %s", events[i].name,
 					strerror(errno));
+		if (fd < 0)
+			continue;
 		v = min;
 		EXPECT_EQ(0, ioctl(fd, PERF_EVENT_IOC_PERIOD, &v))
 			TH_LOG("%s, period %llu", events[i].name, min);
@@ -131,14 +140,17 @@ TEST(shortest_period_at_ioc_period)
 		close(fd);
 
 		fd = open_period(events[i].type, events[i].config, 1000, true);
-		ASSERT_LE(0, fd) TH_LOG("%s: %s", events[i].name,
+		EXPECT_LE(0, fd) TH_LOG("%s, 1000 Hz: %s", events[i].name,
 					strerror(errno));
+		if (fd < 0)
+			continue;
 		v = 1;
 		EXPECT_EQ(0, ioctl(fd, PERF_EVENT_IOC_PERIOD, &v))
 			TH_LOG("%s, frequency 1: %s", events[i].name,
 			       strerror(errno));
 		close(fd);
 	}
+	sample_rate_restore(&limits);
 }
 
 /*

@@ -36,10 +36,15 @@
  * Ice Lake's adaptive PEBS puts more in a record, where the event asks:
  * the XMM registers (PERF_SAMPLE_REGS_INTR's bits from 32: XMM0 and
  * XMM15, which pebs_xmm_loop() sets before the increments, read back as
- * set); skipped where they are refused (EINVAL, EOPNOTSUPP).  Not
- * checked here: the LBR group, whose stacks 6.1 filters with whatever
- * MSR_LBR_SELECT an earlier call-stack event left on the CPU (it does
- * not write its own for such an event).
+ * set); skipped where they are refused (EINVAL, EOPNOTSUPP).  And the
+ * branch stack, from the record's LBR group: each ends with the branch
+ * that led to the sample's instruction (checked loosely: 6.1 filters
+ * such stacks with whatever MSR_LBR_SELECT an earlier call-stack event
+ * left on the CPU, as it does not write its own for them).
+ *
+ * A CPU's precise event that gathers records sees two tasks take turns
+ * on its CPU: each sample has the TID of the task whose loop its IP is
+ * in (the records are taken as a task switches out).
  *
  * Skipped where precise_ip is refused
  * (EOPNOTSUPP, EINVAL): the flavours without PEBS, and our kernel until
@@ -190,6 +195,7 @@ struct how {
 	__u64 period;
 	__u64 sample_type;	/* beside IP and REGS_INTR */
 	__u64 regs;
+	__u64 branches;		/* branch_sample_type */
 	const struct hw_asm_loop *loop;
 	unsigned long n;
 };
@@ -209,6 +215,7 @@ static int pebs_run(struct __test_metadata *_metadata, struct run *run,
 	attr->sample_type = PERF_SAMPLE_IP | PERF_SAMPLE_REGS_INTR |
 			    how->sample_type;
 	attr->sample_regs_intr = how->regs;
+	attr->branch_sample_type = how->branches;
 	attr->precise_ip = precise;
 	fd = sys_perf_event_open(attr, 0, -1, -1, 0);
 	if (fd < 0 && (errno == EOPNOTSUPP || errno == EINVAL))
@@ -499,6 +506,238 @@ TEST(xmm_registers)
 	}
 	samples_free(&run.ss);
 	EXPECT_LT(10, checked);
+}
+
+/*
+ * A precise sample's branch stack ends with the branch that led to its
+ * instruction: at an increment of pebs_loop(), the newest entry's target
+ * is pebs_loop() itself (its call, in the first iteration) or the
+ * increments (the loop's jnz), at or before the sample's IP.  Where
+ * adaptive PEBS is, the stack is the record's LBR group (6.1's and
+ * ours), else the PMI's read of the LBR.  The test holds whatever
+ * MSR_LBR_SELECT 6.1 left (above): a call-stack filter keeps the call.
+ * Some stacks may be empty: 6.1 gives up to a fifth of them empty
+ * within the whole suite (8 of 39 on icelake; 0 to 2 in a run of this
+ * test alone), ours 0 or 1; most must not be.
+ */
+TEST(branch_stack)
+{
+	const struct how how = {
+		.type = PERF_TYPE_HARDWARE,
+		.config = PERF_COUNT_HW_INSTRUCTIONS,
+		/*
+		 * Some 40 samples of some 800 bytes (32 entries each): half
+		 * the ring, which hw_asm_sample() reads only after the run.
+		 */
+		.period = 8069,
+		.sample_type = PERF_SAMPLE_BRANCH_STACK,
+		.regs = REGS_MASK,
+		.branches = PERF_SAMPLE_BRANCH_ANY | PERF_SAMPLE_BRANCH_USER,
+		.loop = &loop,
+		.n = PEBS_LOOPS,
+	};
+	int i, checked = 0, empty = 0, led = 0, top = precise_top();
+	struct run run;
+
+	HW_SKIP_WITHOUT_PMU();
+	if (top < 1 || !level_run(_metadata, &run, &how, top))
+		SKIP(return, "precise branch stacks refused (caps/max_precise %d)",
+		     top);
+	for (i = 0; i < run.ss.kept; i++) {
+		const struct sample *s = &run.ss.s[i];
+		const struct perf_branch_entry *e = s->branches;
+
+		if (!at_increment(s))
+			continue;
+		checked++;
+		if (!s->bnr)
+			empty++;
+		else if (e[0].to >= (uintptr_t)pebs_loop && e[0].to <= s->ip)
+			led++;
+		else if (checked - led <= 3)
+			TH_LOG("sample %d at %#llx: %llu entries, the newest %#llx to %#llx",
+			       i, s->ip, s->bnr, s->bnr ? (__u64)e[0].from : 0,
+			       s->bnr ? (__u64)e[0].to : 0);
+	}
+	samples_free(&run.ss);
+	EXPECT_LT(10, checked);
+	EXPECT_LT(checked / 2, checked - empty) {
+		TH_LOG("%d of %d stacks empty", empty, checked);
+	}
+	EXPECT_EQ(checked - empty, led);
+}
+
+/*
+ * PERF_SAMPLE_REGS_USER of a precise sample of a user instruction: the
+ * registers as the instruction left them, from the record, as
+ * REGS_INTR's (RAX counts the increments done).  6.1 gives the
+ * registers of the interrupt instead (zeros, for records it drains
+ * elsewhere): an extension of ours (Documentation/core-api/
+ * perf_event_design.rst), skipped on 6.1.
+ */
+TEST(user_registers)
+{
+	struct perf_event_attr attr;
+	int i, fd, checked = 0, agree = 0, top = precise_top();
+	struct run run;
+
+	HW_SKIP_WITHOUT_PMU();
+	if (!ours_kernel())
+		SKIP(return, "6.1 takes the user registers from the interrupt");
+	if (top < 1)
+		SKIP(return, "precise_ip refused (caps/max_precise %d)", top);
+	hw_attr_init(&attr, PERF_TYPE_HARDWARE, PERF_COUNT_HW_INSTRUCTIONS);
+	attr.sample_period = HW_ASM_PERIOD;
+	attr.sample_type = PERF_SAMPLE_IP | PERF_SAMPLE_REGS_USER;
+	attr.sample_regs_user = REGS_MASK;
+	attr.precise_ip = top;
+	fd = sys_perf_event_open(&attr, 0, -1, -1, 0);
+	ASSERT_LE(0, fd) TH_LOG("precise_ip %d: %s", top, strerror(errno));
+	ASSERT_EQ(0, hw_asm_sample(fd, &attr, &loop, PEBS_LOOPS, &run.ss,
+				   &run.count));
+	for (i = 0; i < run.ss.kept; i++) {
+		const struct sample *s = &run.ss.s[i];
+		__u64 k, iteration;
+
+		if (!at_increment(s) || !s->regs_user_abi)
+			continue;
+		checked++;
+		k = (s->ip - (uintptr_t)pebs_incs) / PEBS_INC_SIZE;
+		iteration = PEBS_LOOPS - s->regs_user[1];
+		if (s->regs_user[0] ==
+		    iteration * PEBS_INCS + k + (top > 1 ? 1 : 0))
+			agree++;
+		else if (checked - agree <= 3)
+			TH_LOG("sample %d: increment %llu, RAX %llu RCX %llu", i,
+			       k, s->regs_user[0], s->regs_user[1]);
+	}
+	samples_free(&run.ss);
+	EXPECT_LT(10, checked);
+	EXPECT_EQ(checked, agree);
+}
+
+/*
+ * A CPU's precise event whose samples its records alone make (IP and
+ * TID: many records an interrupt) sees two tasks take turns on CPU 0,
+ * one in pebs_loop(), the other in pebs_mem_loop(): every sample whose
+ * IP is in a task's loop has that task's TID.  The records of the task
+ * going out must become its samples as it goes; left in the buffer until
+ * the next interrupt, they would take the TID of whoever runs then.
+ */
+#define TURNS_MS	400
+#define TURNS_PERIOD	10007
+
+struct turns_seen {
+	const struct perf_event_attr *attr;
+	pid_t loop, mem;
+	int in_loop, in_mem, wrong;
+	__u64 wrong_ip;		/* the first sample of the other task */
+	__u32 wrong_tid;
+};
+
+static int turns_record(struct perf_event_header *h, void *arg)
+{
+	struct turns_seen *t = arg;
+	struct sample s;
+	bool in_loop, in_mem;
+
+	if (h->type != PERF_RECORD_SAMPLE || sample_parse(h, t->attr, 0, &s))
+		return 0;
+	in_loop = s.ip >= (uintptr_t)pebs_loop &&
+		  s.ip < (uintptr_t)pebs_loop_end;
+	in_mem = s.ip >= (uintptr_t)pebs_mem_loop &&
+		 s.ip < (uintptr_t)pebs_mem_loop_end;
+	t->in_loop += in_loop && (pid_t)s.tid == t->loop;
+	t->in_mem += in_mem && (pid_t)s.tid == t->mem;
+	if ((in_loop && (pid_t)s.tid != t->loop) ||
+	    (in_mem && (pid_t)s.tid != t->mem)) {
+		if (!t->wrong++) {
+			t->wrong_ip = s.ip;
+			t->wrong_tid = s.tid;
+		}
+	}
+	return 0;
+}
+
+/* A task on CPU 0 that runs its loop for TURNS_MS. */
+static pid_t turns_task(bool mem)
+{
+	static __u64 from[MEM_ELEMS], to[MEM_ELEMS];
+	void *arrays[2] = { to, from };
+	cpu_set_t cpu0;
+	__u64 end;
+	pid_t pid;
+
+	pid = fork();
+	if (pid)
+		return pid;
+	CPU_ZERO(&cpu0);
+	CPU_SET(0, &cpu0);
+	if (sched_setaffinity(0, sizeof(cpu0), &cpu0))
+		_exit(1);
+	end = clock_ns(CLOCK_MONOTONIC) + TURNS_MS * NSEC_PER_MSEC;
+	while (clock_ns(CLOCK_MONOTONIC) < end) {
+		if (mem)
+			pebs_mem_loop(MEM_ELEMS, arrays);
+		else
+			pebs_loop(PEBS_LOOPS, NULL);
+	}
+	_exit(0);
+}
+
+TEST(cpu_event_takes_turns)
+{
+	struct perf_event_attr attr = {
+		.size = sizeof(attr),
+		.type = PERF_TYPE_HARDWARE,
+		.config = PERF_COUNT_HW_INSTRUCTIONS,
+		.sample_period = TURNS_PERIOD,
+		.sample_type = PERF_SAMPLE_IP | PERF_SAMPLE_TID,
+		.exclude_kernel = 1,
+		.exclude_hv = 1,
+		.disabled = 1,
+	};
+	int fd, status, top = precise_top();
+	struct turns_seen t = { .attr = &attr };
+	struct ring r;
+
+	HW_SKIP_WITHOUT_PMU();
+	if (top < 1)
+		SKIP(return, "precise_ip refused (caps/max_precise %d)", top);
+	attr.precise_ip = top > 2 ? 2 : top;
+	fd = sys_perf_event_open(&attr, -1, 0, -1, 0);
+	if (fd < 0 && (errno == EACCES || errno == EPERM))
+		SKIP(return, "a CPU's event is not allowed here");
+	ASSERT_LE(0, fd) TH_LOG("perf_event_open: %s", strerror(errno));
+	ASSERT_EQ(0, ring_map(&r, fd, 64));
+	ASSERT_EQ(0, ioctl(fd, PERF_EVENT_IOC_ENABLE, 0));
+	t.loop = turns_task(false);
+	t.mem = turns_task(true);
+	ASSERT_LT(0, t.loop);
+	ASSERT_LT(0, t.mem);
+	ASSERT_EQ(t.loop, waitpid(t.loop, &status, 0));
+	EXPECT_EQ(0, status);
+	ASSERT_EQ(t.mem, waitpid(t.mem, &status, 0));
+	EXPECT_EQ(0, status);
+	ASSERT_EQ(0, ioctl(fd, PERF_EVENT_IOC_DISABLE, 0));
+	ASSERT_LE(0, ring_drain(&r, turns_record, &t));
+	TH_LOG("%d samples in pebs_loop, %d in pebs_mem_loop, %d of the other task",
+	       t.in_loop, t.in_mem, t.wrong);
+	/*
+	 * Both tasks sampled, on ours.  6.1 on the icelake flavour samples
+	 * the memory loop's rarely or never (5 of 10921 samples in one run,
+	 * none in another; 2171 of 10919 on ours): not yet understood, so
+	 * not asked of 6.1.
+	 */
+	EXPECT_LT(10, t.in_loop);
+	if (ours_kernel())
+		EXPECT_LT(0, t.in_mem);
+	EXPECT_EQ(0, t.wrong) {
+		TH_LOG("the first: at %#llx, TID %u (pebs_loop's %d, pebs_mem_loop's %d)",
+		       t.wrong_ip, t.wrong_tid, t.loop, t.mem);
+	}
+	ring_unmap(&r);
+	close(fd);
 }
 
 TEST_HARNESS_MAIN

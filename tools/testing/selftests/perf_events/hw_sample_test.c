@@ -16,7 +16,8 @@
  *    or throttled.
  *  - A frequency event starts at a period estimated for its frequency,
  *    not at 1: no sample in the first few thousand instructions, and
- *    none of a longer loop with a short period.
+ *    none of a longer loop with a short period; of an event far slower
+ *    than that estimate, the tick's shorter period starts at once.
  *
  * A sample every 10007 instructions is tens of thousands a second or
  * more, which the kernel may throttle, the more readily where its NMIs
@@ -434,6 +435,80 @@ TEST_F(hw_sample, freq_first_period)
 	free(ss);
 	ring_unmap(&r);
 	close(fd);
+}
+
+/*
+ * The first guess is for a fast event.  A frequency event whose events
+ * come far slower (the user instructions of a task that spends its time
+ * in the kernel, reading /dev/zero) must not wait out the guess: the
+ * tick measures the rate, and the shorter period starts then, not after
+ * the first one (a run whose whole count is under the first period took
+ * no sample on ours before, where 6.1's perf c2c took hundreds).
+ */
+#define FIRST_PERIOD	(500000000 / FREQ - 1)
+#define SLOW_MS		300
+#define SLOW_BUF	(256 << 10)
+
+static long ms_since(const struct timespec *t0)
+{
+	struct timespec t;
+
+	clock_gettime(CLOCK_MONOTONIC, &t);
+	return (t.tv_sec - t0->tv_sec) * 1000 +
+	       (t.tv_nsec - t0->tv_nsec) / 1000000;
+}
+
+TEST_F(hw_sample, freq_slow_event_samples)
+{
+	struct perf_event_attr attr;
+	struct samples *ss;
+	struct timespec t0;
+	struct ring r;
+	__u64 count;
+	int fd, zero;
+	char *buf;
+
+	HW_SKIP_WITHOUT_PMU();
+	ss = malloc(sizeof(*ss));
+	buf = malloc(SLOW_BUF);
+	ASSERT_NE(NULL, ss);
+	ASSERT_NE(NULL, buf);
+	zero = open("/dev/zero", O_RDONLY);
+	ASSERT_LE(0, zero);
+	hw_attr_init(&attr, PERF_TYPE_HARDWARE, PERF_COUNT_HW_INSTRUCTIONS);
+	attr.freq = 1;
+	attr.sample_freq = FREQ;
+	attr.sample_type = PERF_SAMPLE_IP | PERF_SAMPLE_PERIOD;
+	fd = sys_perf_event_open(&attr, 0, -1, -1, 0);
+	ASSERT_LE(0, fd) TH_LOG("instructions:u: %s", strerror(errno));
+	ASSERT_EQ(0, ring_map(&r, fd, RING_PAGES));
+	ring_prefault(&r);
+
+	clock_gettime(CLOCK_MONOTONIC, &t0);
+	ASSERT_EQ(0, ioctl(fd, PERF_EVENT_IOC_ENABLE, 0));
+	do {
+		if (read(zero, buf, SLOW_BUF) != SLOW_BUF)
+			break;
+	} while (ms_since(&t0) < SLOW_MS);
+	ASSERT_EQ(0, ioctl(fd, PERF_EVENT_IOC_DISABLE, 0));
+	ASSERT_EQ(0, read_value(fd, &count));
+	samples_init(ss, &attr, 1);
+	ASSERT_EQ(0, ring_collect(&r, ss));
+	TH_LOG("%llu instructions in %d ms, %d samples, first period %llu",
+	       count, SLOW_MS, ss->nr, ss->kept ? ss->s[0].period : 0ULL);
+	if (count < FIRST_PERIOD) {
+		EXPECT_LE(5, ss->nr);
+		EXPECT_EQ(0, ss->bad);
+	}
+	samples_free(ss);
+	free(ss);
+	free(buf);
+	ring_unmap(&r);
+	close(fd);
+	close(zero);
+	if (count >= FIRST_PERIOD)
+		SKIP(return, "%llu user instructions: too fast a loop to tell",
+		     count);
 }
 
 TEST_HARNESS_MAIN

@@ -24,6 +24,7 @@
  *    CPU, and at PERF_EVENT_IOC_RESET.
  *  - The mapping is unmapped whole or not at all (munmap() of a part is
  *    EINVAL), and is not inherited across fork().
+ *  - A write that first touches a data page raises SIGBUS.
  *  - The data pages read back the same records whatever order they are
  *    first touched in, and through /proc/self/mem (get_user_pages()).
  */
@@ -525,6 +526,34 @@ TEST(not_inherited_by_fork)
 	/* ... and the parent's is untouched. */
 	EXPECT_EQ(page_size(), r.up->data_offset);
 	ring_unmap(&r);
+	close(fd);
+}
+
+/*
+ * The data pages are the kernel's to write: a write that first touches
+ * one raises SIGBUS, even in a writable mapping (whose control page
+ * takes the reader's data_tail).
+ */
+TEST(data_page_written_first)
+{
+	size_t psz = page_size();
+	volatile int bus = 0;
+	char *map;
+	int fd;
+
+	fd = open_pf_sampler();
+	ASSERT_LE(0, fd);
+	map = map_event(fd, 1 + 4, PROT_READ | PROT_WRITE, MAP_SHARED);
+	ASSERT_NE(MAP_FAILED, map);
+	((volatile struct perf_event_mmap_page *)map)->data_tail = 0;
+	signal(SIGBUS, segv_handler);
+	if (sigsetjmp(segv_jmp, 1))
+		bus = 1;
+	else
+		((volatile char *)map)[2 * psz] = 1;
+	signal(SIGBUS, SIG_DFL);
+	EXPECT_EQ(1, bus);
+	munmap(map, 5 * psz);
 	close(fd);
 }
 

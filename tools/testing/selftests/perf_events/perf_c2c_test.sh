@@ -50,9 +50,10 @@ sed -n '/Shared Data Cache Line Table/,/Distribution Pareto/p' \
 head -n 3 "$tmp/lines" | sed 's/^/# /'
 awk -v line="$line" '$1 == 0 {
 		sub("%", "", $5)
-		exit !($2 == line && $5 + 0 > 50 && $6 >= 10)
+		found = $2 == line && $5 + 0 > 50 && $6 >= 10
+		exit
 	}
-	END { if (NR == 0) exit 1 }' "$tmp/lines"
+	END { exit !found }' "$tmp/lines"
 check $? "perf c2c report: hw_shared_line ($line) first, most HITMs" \
 	"$tmp/lines" "$tmp/report.err"
 

@@ -1522,13 +1522,13 @@ FIXTURE_VARIANT_ADD(refused, hw_cache_unknown) {
 FIXTURE_VARIANT_ADD(refused, hw_precise_ip) {
 	.provoke = hw_precise_ip,
 	.err = EOPNOTSUPP,
-	.reason = "precise_ip: no PEBS or IBS here",
+	.reason = "precise_ip: above caps/max_precise",
 };
 
 FIXTURE_VARIANT_ADD(refused, hw_xmm_regs) {
 	.provoke = hw_xmm_regs,
 	.err = EINVAL,
-	.reason = "sample_regs_*: XMM registers need PEBS",
+	.reason = "sample_regs_user: XMM registers",
 };
 
 FIXTURE_VARIANT_ADD(refused, hw_branch_stack) {

@@ -18,7 +18,8 @@
  *    first.  exclude_callchain_kernel/user drop a part, sample_max_stack
  *    (or perf_event_max_stack) bounds the number of addresses.
  *  - RAW on a software event: size 4 and four zero bytes.
- *  - REGS_USER and REGS_INTR: the ABI word and the registers asked for;
+ *  - REGS_USER and REGS_INTR: the ABI word and the registers asked for
+ *    (REGS_USER of a kernel thread: ABI_NONE and nothing after it);
  *    STACK_USER: the bytes from the user stack pointer up, and dyn_size.
  *  - WEIGHT, DATA_SRC (PERF_MEM_NA), TRANSACTION: what 6.1 puts there
  *    when the PMU has nothing to say.
@@ -902,6 +903,59 @@ TEST(regs_in_kernel_sample)
 		EXPECT_LE(KERNEL_START, x->regs_intr[0]);
 	}
 	sampler_close(&s);
+}
+
+/*
+ * A kernel thread has no user registers: a CPU's context-switch samples
+ * of the idle task (pid 0) have PERF_SAMPLE_REGS_ABI_NONE and no
+ * registers after it; those of this task, ABI_64.
+ */
+TEST(regs_user_kernel_thread)
+{
+	struct perf_event_attr attr;
+	struct samples *ss;
+	int i, fd, idle = 0, mine = 0;
+	cpu_set_t cpu0;
+	struct ring r;
+
+	CPU_ZERO(&cpu0);
+	CPU_SET(0, &cpu0);
+	ASSERT_EQ(0, sched_setaffinity(0, sizeof(cpu0), &cpu0));
+	sample_attr_init(&attr, PERF_COUNT_SW_CONTEXT_SWITCHES, 1,
+			 PERF_SAMPLE_TID | PERF_SAMPLE_REGS_USER);
+	attr.sample_regs_user = 1ULL << PERF_REG_X86_IP;
+	attr.disabled = 1;
+	fd = sys_perf_event_open(&attr, -1, 0, -1, 0);
+	if (fd < 0 && (errno == EACCES || errno == EPERM))
+		SKIP(return, "no CPU-wide events here: %s", strerror(errno));
+	ASSERT_LE(0, fd) TH_LOG("%s", strerror(errno));
+	ASSERT_EQ(0, ring_map(&r, fd, RING_PAGES));
+	ss = malloc(sizeof(*ss));
+	ASSERT_NE(NULL, ss);
+	ASSERT_EQ(0, ioctl(fd, PERF_EVENT_IOC_ENABLE, 0));
+	for (i = 0; i < 20; i++)
+		usleep(1000);
+	ASSERT_EQ(0, ioctl(fd, PERF_EVENT_IOC_DISABLE, 0));
+	samples_init(ss, &attr, 1);
+	ASSERT_EQ(0, ring_collect(&r, ss));
+	EXPECT_EQ(0, ss->bad);
+	for (i = 0; i < ss->kept; i++) {
+		const struct sample *x = &ss->s[i];
+
+		if (x->pid == 0) {
+			idle++;
+			EXPECT_EQ(PERF_SAMPLE_REGS_ABI_NONE, x->regs_user_abi);
+		} else if (x->pid == (__u32)getpid()) {
+			mine++;
+			EXPECT_EQ(PERF_SAMPLE_REGS_ABI_64, x->regs_user_abi);
+		}
+	}
+	EXPECT_LT(0, idle);
+	EXPECT_LT(0, mine);
+	samples_free(ss);
+	free(ss);
+	ring_unmap(&r);
+	close(fd);
 }
 
 /* STACK_USER: the stack from SP up, with the marked buffer in it. */

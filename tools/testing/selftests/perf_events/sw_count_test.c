@@ -33,6 +33,7 @@
 #define SPIN_MIN_NS	(20 * NSEC_PER_MSEC)
 /* Most a clock may advance for a task that sleeps 100ms between reads. */
 #define IDLE_MAX_NS	(10 * NSEC_PER_MSEC)
+#define IDLE_TRIES	3
 /* Voluntary sleeps taken, and how many context switches they must show. */
 #define NR_SLEEPS	5
 #define MIN_SWITCHES	3
@@ -195,17 +196,30 @@ TEST(page_faults_self)
 	munmap(buf, TOUCH_PAGES * getpagesize());
 }
 
-/* A sleeping task accumulates neither task-clock nor (task) cpu-clock. */
+/*
+ * A sleeping task accumulates neither task-clock nor (task) cpu-clock.
+ * Without -icount the guest's clock is the host's: a vCPU thread the host
+ * preempts between the reads and the sleep lends the task that time.  The
+ * least of IDLE_TRIES sleeps is judged; a clock that ran during the sleep
+ * shows at least 100ms in every one of them.
+ */
 TEST(clocks_stand_still_while_sleeping)
 {
 	struct counter_set c = clock_set;
+	__u64 least[2] = { ~0ULL, ~0ULL };
 
 	set_open(_metadata, &c, 0, -1);
-	set_start(_metadata, &c);
-	sleep_ms(100);
-	set_stop(_metadata, &c);
-	EXPECT_GT(IDLE_MAX_NS, c.delta[TASK_CLK]);
-	EXPECT_GT(IDLE_MAX_NS, c.delta[CPU_CLK]);
+	for (int try = 0; try < IDLE_TRIES; try++) {
+		set_start(_metadata, &c);
+		sleep_ms(100);
+		set_stop(_metadata, &c);
+		if (c.delta[TASK_CLK] < least[TASK_CLK])
+			least[TASK_CLK] = c.delta[TASK_CLK];
+		if (c.delta[CPU_CLK] < least[CPU_CLK])
+			least[CPU_CLK] = c.delta[CPU_CLK];
+	}
+	EXPECT_GT(IDLE_MAX_NS, least[TASK_CLK]);
+	EXPECT_GT(IDLE_MAX_NS, least[CPU_CLK]);
 	set_close(&c);
 }
 
