@@ -8,6 +8,8 @@
 #   make fuzz [KERNEL=...] [FUZZ_MINUTES=10]      KASAN kernel, trinity on perf
 #   make qemu                                     QEMU with the emulated PMU
 #   make bench                                    perf-bench on both kernels, ratios
+#   make perf-same [PMU=skylake]                  Debian's perf under -icount, both
+#                                                 kernels: the same samples
 #   make bpftrace [KERNEL=...]                    bpftrace_test.sh with Debian's bpftrace
 #   make profile [PROFILE_CMD=...]                instructions per function, both kernels
 #   make models                                   every CPU model flavour, both
@@ -34,7 +36,7 @@ CMD ?=
 PMU ?= intel
 export PMU
 
-.PHONY: models distro distro-check distro-callers distro-randconfig check check-busy fuzz run bench bpftrace profile patches patches-check kernel tree qemu clean distclean
+.PHONY: models distro distro-check distro-callers distro-randconfig check check-busy fuzz run bench perf-same bpftrace profile patches patches-check kernel tree qemu clean distclean
 
 check:
 	@harness/check.sh $(KERNEL)
@@ -50,6 +52,9 @@ run:
 
 bench:
 	@harness/bench.sh
+
+perf-same:
+	@PMU=$(if $(filter command line environment,$(origin PMU)),$(PMU),skylake) harness/perf-same.sh
 
 # Debian's bpftrace in the guest, and bpftrace_test.sh alone (one boot).
 bpftrace:

@@ -107,14 +107,20 @@ pmu_cpu() {
 	local td="pmu-fixed-counters=4"
 	local lbr_core2="pmu-lbr-core2-msrs=on"
 	local arch_lbr="pmu-lbr-arch=on,pmu-lbr-depth=32"
+	# RAPL's domains (rapl-domains: 1 package, 2 cores, 4 graphics,
+	# 8 DRAM, 16 platform) as each part has them, and their units.
+	local rapl_snb="rapl-domains=7" rapl_hsw="rapl-domains=15"
+	local rapl_skl="rapl-domains=31" rapl_amd="rapl-domains=3"
+	local rapl_knl="rapl-domains=9,rapl-dram-esu=16"
+	local rapl_spr="rapl-domains=27,rapl-psys-esu=0"
 	# What Dhyana's model has and TCG does not (QEMU warns of each).
 	local notcg="-rdseed,-fxsr-opt,-misalignsse,-3dnowprefetch,-osvw"
 	notcg="$notcg,-topoext,-ibpb,-nrip-save,-xsavec"
 	case "$1" in
 	intel) echo "$i,model=48,stepping=1" ;;
-	skylake) echo "$i,model=94,stepping=3,$(pmu_lbr 32 5),pmu-pebs=on" ;;
+	skylake) echo "$i,model=94,stepping=3,$(pmu_lbr 32 5),pmu-pebs=on,$rapl_skl" ;;
 	amd) echo "$a,$v2" ;;
-	zen) echo "$a,family=23,model=1,stepping=1,$v2" ;;
+	zen) echo "$a,family=23,model=1,stepping=1,$v2,$rapl_amd" ;;
 	none) echo "max,pmu=off" ;;
 	core) echo "$i,model=14,stepping=8,pmu-version=1,pmu-gp-counters=2,pmu-width=40,$nofw" ;;
 	core2) echo "$i,model=23,stepping=10,pmu-version=2,pmu-gp-counters=2,pmu-width=40,$nofw,$(pmu_lbr 4 1),$lbr_core2,pmu-lbr-select=off" ;;
@@ -122,22 +128,22 @@ pmu_cpu() {
 	westmere) echo "$i,model=44,stepping=2,pmu-version=3,$nofw,$(pmu_lbr 16 3)" ;;
 	bonnell) echo "$i,model=28,stepping=10,pmu-version=3,pmu-gp-counters=2,pmu-width=40,$nofw,$(pmu_lbr 8 1),$lbr_core2,pmu-lbr-select=off" ;;
 	silvermont) echo "$i,model=55,stepping=8,pmu-version=3,pmu-gp-counters=2,pmu-width=40,$nofw,$atom,$(pmu_lbr 8 3),$lbr_core2" ;;
-	goldmont) echo "$i,model=92,stepping=9,pmu-version=4,$atom,$(pmu_lbr 32 5)" ;;
-	goldmontplus) echo "$i,model=122,stepping=1,pmu-version=4,$atom,$(pmu_lbr 32 6)" ;;
+	goldmont) echo "$i,model=92,stepping=9,pmu-version=4,$atom,$(pmu_lbr 32 5),$rapl_hsw" ;;
+	goldmontplus) echo "$i,model=122,stepping=1,pmu-version=4,$atom,$(pmu_lbr 32 6),$rapl_hsw" ;;
 	tremont) echo "$i,model=150,stepping=1,pmu-version=5,$atom,$(pmu_lbr 32 7)" ;;
 	gracemont) echo "$i,model=190,stepping=0,pmu-version=5,pmu-gp-counters=6,$atom,$arch_lbr" ;;
-	sandybridge) echo "$i,model=42,stepping=7,pmu-version=3,$(pmu_lbr 16 3)" ;;
-	ivybridge) echo "$i,model=58,stepping=9,pmu-version=3,$(pmu_lbr 16 3)" ;;
-	haswell) echo "$i,model=60,stepping=3,pmu-version=3,$(pmu_lbr 16 4)" ;;
-	broadwell) echo "$i,model=61,stepping=4,pmu-version=3,$(pmu_lbr 16 4)" ;;
-	knl) echo "$i,model=87,stepping=1,pmu-version=3,pmu-gp-counters=2,pmu-width=40,$atom,$(pmu_lbr 8 3)" ;;
-	icelake) echo "$i,model=126,stepping=5,pmu-version=5,pmu-gp-counters=8,$td,pmu-perf-metrics=4,pmu-slots-width=5,$(pmu_lbr 32 5),pmu-pebs=on,pmu-pebs-format=4" ;;
-	sapphirerapids) echo "$i,model=143,stepping=8,pmu-version=5,pmu-gp-counters=8,$td,pmu-perf-metrics=8,pmu-slots-width=6,$arch_lbr" ;;
-	alderlake) echo "$i,model=151,stepping=2,pmu-version=5,pmu-gp-counters=8,$td,pmu-perf-metrics=8,pmu-slots-width=6,pmu-hybrid-atoms=1,$arch_lbr" ;;
+	sandybridge) echo "$i,model=42,stepping=7,pmu-version=3,$(pmu_lbr 16 3),$rapl_snb" ;;
+	ivybridge) echo "$i,model=58,stepping=9,pmu-version=3,$(pmu_lbr 16 3),$rapl_snb" ;;
+	haswell) echo "$i,model=60,stepping=3,pmu-version=3,$(pmu_lbr 16 4),$rapl_hsw" ;;
+	broadwell) echo "$i,model=61,stepping=4,pmu-version=3,$(pmu_lbr 16 4),$rapl_hsw" ;;
+	knl) echo "$i,model=87,stepping=1,pmu-version=3,pmu-gp-counters=2,pmu-width=40,$atom,$(pmu_lbr 8 3),$rapl_knl" ;;
+	icelake) echo "$i,model=126,stepping=5,pmu-version=5,pmu-gp-counters=8,$td,pmu-perf-metrics=4,pmu-slots-width=5,$(pmu_lbr 32 5),pmu-pebs=on,pmu-pebs-format=4,$rapl_skl" ;;
+	sapphirerapids) echo "$i,model=143,stepping=8,pmu-version=5,pmu-gp-counters=8,$td,pmu-perf-metrics=8,pmu-slots-width=6,$arch_lbr,$rapl_spr" ;;
+	alderlake) echo "$i,model=151,stepping=2,pmu-version=5,pmu-gp-counters=8,$td,pmu-perf-metrics=8,pmu-slots-width=6,pmu-hybrid-atoms=1,$arch_lbr,$rapl_skl" ;;
 	fam15h) echo "$a,family=21,model=1,stepping=2,$old" ;;
-	zen1) echo "$a,family=23,model=1,stepping=1,$old" ;;
-	zen4) echo "$a,family=25,model=97,stepping=2,$v2" ;;
-	hygon) echo "Dhyana,pmu=on,$old,$notcg" ;;
+	zen1) echo "$a,family=23,model=1,stepping=1,$old,$rapl_amd" ;;
+	zen4) echo "$a,family=25,model=97,stepping=2,$v2,$rapl_amd" ;;
+	hygon) echo "Dhyana,pmu=on,$old,$notcg,$rapl_amd" ;;
 	*) echo "PMU must be one of intel, skylake, amd, zen, none, $(echo $PMU_MODELS | sed 's/ /, /g'), not '$1'" >&2; exit 2 ;;
 	esac
 }

@@ -10,13 +10,17 @@ function strip(s) {
 	return s
 }
 
-function count(line, kind) {
+function count(line, kind,    i) {
 	if (line ~ /^(not )?ok [0-9]+/) {
 		if (line ~ /# *SKIP/) {
 			skipped++
 		} else if (line ~ /^not ok/) {
 			failed++
 			printf "FAIL (%s): %s\n", kind, line
+			# What the case said before it failed: a CI log has
+			# nothing else of it.
+			for (i = 1; i <= nsaid; i++)
+				printf "  | %s\n", said[i]
 		} else {
 			passed++
 		}
@@ -66,7 +70,12 @@ FILENAME == ARGV[1] {
 	}
 	if (line ~ /^not ok/)
 		seen_fail = 1
-	count(line, "kselftest " test)
+	if (line ~ /^# +RUN /)
+		nsaid = 0
+	else if (line ~ /^# / && line !~ /^# +(OK|FAIL|SKIP) / && nsaid < 6)
+		said[++nsaid] = line
+	if (count(line, "kselftest " test))
+		nsaid = 0
 }
 
 END {

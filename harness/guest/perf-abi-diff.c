@@ -18,7 +18,9 @@
  * (part of -f hw: every branch_sample_type bit alone, with another, and
  * with call-stack mode, and what LBR_SELECT or IA32_LBR_CTL holds while
  * the event runs on CPU 0, read through /dev/cpu/0/msr where there is
- * one).
+ * one), -f hwpebs only precise sampling (part of -f hw: precise_ip with
+ * each sample_type bit, perf mem's and perf c2c's sample types, the
+ * memory events with each load latency).
  * Each line reads
  *   ABI <case> <family> <what>: <results>
  * where a result is "ok", a value or an errno name; nothing that varies
@@ -3327,6 +3329,120 @@ static void fam_hwlbr(void)
 	}
 }
 
+/*
+ * Sample every 100000 events with sample_type bit @bit alone, and what
+ * that bit needs besides.
+ */
+static void set_sample_bit(struct perf_event_attr *attr, unsigned int bit)
+{
+	attr->sample_period = 100000;
+	attr->sample_type = 1ULL << bit;
+	switch (1ULL << bit) {
+	case PERF_SAMPLE_BRANCH_STACK:
+		attr->branch_sample_type = PERF_SAMPLE_BRANCH_ANY;
+		break;
+	case PERF_SAMPLE_REGS_USER:
+		attr->sample_regs_user = 0xff;
+		break;
+	case PERF_SAMPLE_STACK_USER:
+		attr->sample_stack_user = 64;
+		break;
+	case PERF_SAMPLE_REGS_INTR:
+		attr->sample_regs_intr = 0xff;
+		break;
+	}
+}
+
+/*
+ * Precise sampling: precise_ip 1 to 3 on each kind with each sample_type
+ * bit alone (PEBS supplies IP, ADDR, WEIGHT, DATA_SRC, PHYS_ADDR, TIME,
+ * REGS_INTR and the page sizes from its records); the sample types of
+ * perf mem and perf c2c, at a period (large PEBS where 6.1 takes it) and
+ * at a frequency; the memory events with their load latency; XMM
+ * registers.
+ */
+static void fam_hwpebs(void)
+{
+	static const int kinds[] = { K_HW, K_CACHE, K_RAW };
+	const u64 mem_st = PERF_SAMPLE_IP | PERF_SAMPLE_TID |
+			   PERF_SAMPLE_TIME | PERF_SAMPLE_ADDR |
+			   PERF_SAMPLE_ID | PERF_SAMPLE_CPU |
+			   PERF_SAMPLE_PERIOD | PERF_SAMPLE_DATA_SRC |
+			   PERF_SAMPLE_PHYS_ADDR;
+	const u64 st[] = {
+		mem_st | PERF_SAMPLE_WEIGHT,
+		mem_st | PERF_SAMPLE_WEIGHT_STRUCT,
+		mem_st | PERF_SAMPLE_WEIGHT | PERF_SAMPLE_WEIGHT_STRUCT,
+		mem_st | PERF_SAMPLE_DATA_PAGE_SIZE |
+			PERF_SAMPLE_CODE_PAGE_SIZE,
+		PERF_SAMPLE_IP | PERF_SAMPLE_TID | PERF_SAMPLE_TIME |
+			PERF_SAMPLE_CALLCHAIN,
+		PERF_SAMPLE_IP | PERF_SAMPLE_READ,
+		PERF_SAMPLE_IP | PERF_SAMPLE_REGS_INTR |
+			PERF_SAMPLE_REGS_USER,
+	};
+	static const u64 mem_ev[] = { 0x1cd, 0x82d0, 0x81d0, 0x1c0, 0x3c };
+	static const u64 ldlat[] = { 0, 1, 3, 30, 0xffff, 0x10000 };
+	struct spec s;
+	unsigned int p, k, bit, i, j;
+
+	for (p = 1; p <= 3; p++) {
+		for (k = 0; k < ARRAY_SIZE(kinds); k++) {
+			for (bit = 0; bit < 26; bit++) {
+				spec_init(&s, "hwpebs", kinds[k]);
+				if (kinds[k] == K_CACHE)
+					s.attr.config = 0x10000;
+				s.attr.precise_ip = p;
+				set_sample_bit(&s.attr, bit);
+				run(&s);
+			}
+		}
+		for (i = 0; i < ARRAY_SIZE(st); i++) {
+			spec_init(&s, "hwpebs", K_RAW);
+			s.attr.config = 0x1cd;
+			s.attr.config1 = 30;
+			s.attr.precise_ip = p;
+			s.attr.sample_period = 100000;
+			s.attr.sample_type = st[i];
+			s.attr.sample_regs_intr = 0xff;
+			s.attr.sample_regs_user = 0xff;
+			s.attr.exclude_kernel = 1;
+			run(&s);
+			s.attr.freq = 1;
+			s.attr.sample_freq = 4000;
+			run(&s);
+			s.attr.freq = 0;
+			s.attr.sample_period = 100000;
+			s.attr.config = 0x82d0;
+			s.attr.config1 = 0;
+			run(&s);
+		}
+		spec_init(&s, "hwpebs", K_HW);
+		s.attr.precise_ip = p;
+		s.attr.sample_period = 100000;
+		s.attr.sample_type = PERF_SAMPLE_REGS_INTR;
+		s.attr.sample_regs_intr = 0xffffULL << 32;	/* XMM0-7 */
+		run(&s);
+	}
+	for (i = 0; i < ARRAY_SIZE(mem_ev); i++) {
+		for (j = 0; j < ARRAY_SIZE(ldlat); j++) {
+			for (p = 0; p <= 3; p++) {
+				spec_init(&s, "hwpebs", K_RAW);
+				s.attr.config = mem_ev[i];
+				s.attr.config1 = ldlat[j];
+				s.attr.precise_ip = p;
+				s.attr.sample_period = 100000;
+				s.attr.sample_type = PERF_SAMPLE_IP |
+						     PERF_SAMPLE_ADDR |
+						     PERF_SAMPLE_WEIGHT |
+						     PERF_SAMPLE_DATA_SRC;
+				s.attr.exclude_kernel = 1;
+				run(&s);
+			}
+		}
+	}
+}
+
 static void fam_hw(void)
 {
 	static const u64 hw_cfg[] = {
@@ -3510,18 +3626,7 @@ static void fam_hw(void)
 				spec_init(&s, "hwst", kinds[k]);
 				if (kinds[k] == K_CACHE)
 					s.attr.config = 0x10000;
-				s.attr.sample_period = 100000;
-				s.attr.sample_type = 1ULL << bit;
-				if (bit == 11)	/* BRANCH_STACK */
-					s.attr.branch_sample_type =
-						PERF_SAMPLE_BRANCH_ANY;
-				if (bit == 12) {	/* REGS_USER */
-					s.attr.sample_regs_user = 0xff;
-				}
-				if (bit == 13)	/* STACK_USER */
-					s.attr.sample_stack_user = 64;
-				if (bit == 18)	/* REGS_INTR */
-					s.attr.sample_regs_intr = 0xff;
+				set_sample_bit(&s.attr, bit);
 				run(&s);
 			}
 		}
@@ -3609,6 +3714,7 @@ static void fam_hw(void)
 	fam_hwgroups();
 	fam_hwextra();
 	fam_hwlbr();
+	fam_hwpebs();
 }
 
 static const char *only;	/* -f hw: only the hardware families */
@@ -3680,6 +3786,8 @@ int main(int argc, char **argv)
 		fam_hwextra();
 	else if (!strcmp(only, "hwlbr"))
 		fam_hwlbr();
+	else if (!strcmp(only, "hwpebs"))
+		fam_hwpebs();
 
 	write_long(SYSCTL "perf_event_paranoid", 2);
 	kill(pid_child, SIGKILL);

@@ -22,6 +22,10 @@
  *   perf-bench cpus            only the rows that grow with the CPUs
  *   perf-bench open N          only N opens and closes, for a profile
  *   perf-bench group           only read() of a counter and of groups
+ *   perf-bench precise         PEBS and LBR: a sample of one record a
+ *                              PMI, of large PEBS, with a 32-entry
+ *                              branch stack, and a switch between tasks
+ *                              with LBR call-stack events (skylake)
  *   perf-bench profile         group reads and fork+exit, smallest and
  *                              largest, in windows for make profile
  *   perf-bench threads N K     N threads yielding K times each; prints
@@ -750,6 +754,166 @@ static void bench_hardware(long n_open, long n_read, long n_switch,
 	bench_sink = sum;
 }
 
+/*
+ * "perf-bench precise", on a flavour with PEBS and LBR (skylake): the
+ * paths of precise sampling and branch stacks, each as what it adds to
+ * a user loop per sample, or per round trip.
+ */
+#define PRECISE_PERIOD	2003
+#define PRECISE_PAGES	257
+
+/* What a ring's records were: samples, and LOST records' lost counts. */
+static void ring_count(struct perf_event_mmap_page *up,
+		       unsigned long long *samples, unsigned long long *lost)
+{
+	unsigned long long head, pos = 0;
+	size_t size = (PRECISE_PAGES - 1) * sysconf(_SC_PAGESIZE);
+	char *data = (char *)up + up->data_offset;
+
+	head = __atomic_load_n(&up->data_head, __ATOMIC_ACQUIRE);
+	*samples = 0;
+	*lost = 0;
+	while (pos < head) {
+		struct perf_event_header *h = (void *)(data + pos % size);
+
+		if (h->type == PERF_RECORD_SAMPLE)
+			(*samples)++;
+		else if (h->type == PERF_RECORD_LOST)
+			*lost += ((unsigned long long *)(h + 1))[1];
+		if (!h->size)
+			break;
+		pos += h->size;
+	}
+}
+
+/*
+ * Spin with @attr's event sampling user instructions; print what each
+ * sample added to a loop of @plain ns as "@name" (and, for @rate, the
+ * samples a second that makes), and the samples lost.  0, or -1 if the
+ * event does not open here.
+ */
+static int precise_row(struct perf_event_attr *attr, const char *name,
+		       long n_spin, unsigned long long plain, bool rate)
+{
+	size_t len = PRECISE_PAGES * sysconf(_SC_PAGESIZE);
+	unsigned long long t0, took, samples, lost, per;
+	char lost_name[64];
+	void *map;
+	int fd;
+
+	fd = syscall(__NR_perf_event_open, attr, 0, -1, -1, 0);
+	if (fd < 0)
+		return -1;
+	map = mmap(NULL, len, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
+	if (map == MAP_FAILED)
+		exit(1);
+	/* The data pages are the kernel's to write: read them in. */
+	for (t0 = sysconf(_SC_PAGESIZE); t0 < len; t0 += sysconf(_SC_PAGESIZE))
+		bench_sink += ((volatile char *)map)[t0];
+	t0 = now_ns();
+	PROF_MARK();
+	ioctl(fd, PERF_EVENT_IOC_ENABLE, 0);
+	spin(n_spin);
+	ioctl(fd, PERF_EVENT_IOC_DISABLE, 0);
+	PROF_MARK();
+	took = now_ns() - t0;
+	ring_count(map, &samples, &lost);
+	prof_window(name, samples);
+	per = samples && took > plain ? (took - plain) / samples : 0;
+	printf("%-36s %10llu ns/op\n", name, per);
+	if (rate)
+		printf("%-36s %10llu samples/s\n", "large PEBS through the buffer",
+		       per ? 1000000000ULL / per : 0);
+	snprintf(lost_name, sizeof(lost_name), "%s, lost", name);
+	printf("%-36s %10llu records\n", lost_name, lost);
+	munmap(map, len);
+	close(fd);
+	return 0;
+}
+
+static void precise_attr(struct perf_event_attr *attr)
+{
+	memset(attr, 0, sizeof(*attr));
+	attr->size = sizeof(*attr);
+	attr->type = PERF_TYPE_HARDWARE;
+	attr->config = PERF_COUNT_HW_INSTRUCTIONS;
+	attr->sample_period = PRECISE_PERIOD;
+	attr->sample_type = PERF_SAMPLE_IP | PERF_SAMPLE_TID |
+			    PERF_SAMPLE_TIME | PERF_SAMPLE_PERIOD;
+	attr->exclude_kernel = 1;
+	attr->disabled = 1;
+}
+
+static void bench_precise(long n_switch)
+{
+	const long n_spin = 4000000;
+	struct perf_event_attr attr;
+	unsigned long long t0, plain, base;
+	int fd;
+
+	/*
+	 * Every sample, none throttled, on both kernels (the rate is
+	 * refused while the time limit is 0).
+	 */
+	if (!write_file("/proc/sys/kernel/perf_event_max_sample_rate",
+			"1000000") ||
+	    !write_file("/proc/sys/kernel/perf_cpu_time_max_percent", "0"))
+		exit(1);
+
+	t0 = now_ns();
+	spin(n_spin);
+	plain = now_ns() - t0;
+
+	/*
+	 * A record a PMI: the user's CS is no field of a record, so 6.1
+	 * and ours drain each record at its own PMI.
+	 */
+	precise_attr(&attr);
+	attr.precise_ip = 1;
+	attr.sample_type |= PERF_SAMPLE_REGS_USER;
+	attr.sample_regs_user = 1ULL << 8 | 1ULL << 10;	/* IP, CS */
+	precise_row(&attr, "PEBS sample, a record a PMI", n_spin, plain,
+		    false);
+
+	/* Large PEBS: the buffer drained when full, and at the disable. */
+	precise_attr(&attr);
+	attr.precise_ip = 1;
+	precise_row(&attr, "PEBS sample, large", n_spin, plain, true);
+
+	/* 32 branches of the loop with each sample, from the LBR. */
+	precise_attr(&attr);
+	attr.sample_period = 10 * PRECISE_PERIOD + 1;
+	attr.sample_type |= PERF_SAMPLE_BRANCH_STACK;
+	attr.branch_sample_type = PERF_SAMPLE_BRANCH_ANY |
+				  PERF_SAMPLE_BRANCH_USER;
+	if (precise_row(&attr, "sample with a branch stack", n_spin, plain,
+			false))
+		return;
+
+	/* Both tasks of a ping-pong with an LBR call-stack event. */
+	t0 = now_ns();
+	ping_pong(n_switch);
+	base = report("pipe round trip, no events (skylake)", t0, n_switch);
+	precise_attr(&attr);
+	attr.sample_period = 1ULL << 40;
+	attr.sample_type |= PERF_SAMPLE_BRANCH_STACK;
+	attr.branch_sample_type = PERF_SAMPLE_BRANCH_CALL_STACK |
+				  PERF_SAMPLE_BRANCH_USER;
+	attr.disabled = 0;
+	attr.inherit = 1;
+	fd = syscall(__NR_perf_event_open, &attr, 0, -1, -1, 0);
+	if (fd < 0)
+		return;
+	t0 = now_ns();
+	PROF_MARK();
+	ping_pong(n_switch);
+	PROF_MARK();
+	report_extra("pipe round trip extra, LBR call stack", t0, n_switch,
+		     base);
+	prof_window("pipe round trip, LBR call stack", n_switch);
+	close(fd);
+}
+
 int main(int argc, char **argv)
 {
 	unsigned long long t0, buf[3];
@@ -779,6 +943,10 @@ int main(int argc, char **argv)
 		return run_threads(atoi(argv[2]), atol(argv[3]));
 	if (argc == 2 && !strcmp(argv[1], "cpus")) {
 		bench_cpus(n_open, n_wide, true);
+		return 0;
+	}
+	if (argc == 2 && !strcmp(argv[1], "precise")) {
+		bench_precise(n_switch);
 		return 0;
 	}
 	/* "perf-bench group": only the read() rows. */
