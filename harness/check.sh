@@ -10,7 +10,9 @@
 # on icelake, and with rr and PAPI on the flavours of a CPU model they
 # know (skylake and zen: the model's own events, which rr needs), with
 # KVM's virtual PMU in a nested guest on zen (console-icelake.log,
-# console-skylake.log, console-zen.log), and
+# console-skylake.log, console-zen.log), the power and C-state PMUs
+# on goldmontplus, a machine without a hypervisor
+# (console-goldmontplus.log), and
 # checks the emulated PMU itself: the reference kernel, whose x86 driver
 # is the independent judge of the emulation, runs them on each flavour,
 # and the overflow-signal tests on one vCPU (HARNESS_PMU_CHECK=0 leaves
@@ -29,6 +31,10 @@ MODEL_TESTS='hw_* perf_stat_hw_test.sh perf_test_hw_test.sh perf_record_lbr_test
 MODEL_TESTS="$MODEL_TESTS perf_mem_test.sh perf_c2c_test.sh"
 PMU_TESTS="$MODEL_TESTS $SIGNAL_TESTS"
 HLD_TEST=watchdog_hld_test.sh
+# The PMUs of a package, not of the core's counters (RAPL's power PMU,
+# the C-state residency PMUs): on zen (AMD's RAPL) and on goldmontplus,
+# the flavour without the hypervisor bit that 6.1 needs for C-states.
+PACKAGE_PMU_TESTS='power_pmu_test cstate_pmu_test'
 
 # Boot kernel $1 on one vCPU with the overflow-signal tests, on each
 # flavour after it (logs: build/$1/console-<flavour>-1cpu.log).
@@ -80,12 +86,17 @@ models_and_kvm() {
 	PMU=skylake "$ROOT/harness/boot.sh" "$k" check
 	report "$k" "$k kernel, PMU=skylake, hardware tests and rr"
 	keep_logs "$k" skylake
-	HARNESS_TESTS="$MODEL_TESTS rr_test.sh papi_test.sh $KVM_TESTS" \
+	HARNESS_TESTS="$MODEL_TESTS rr_test.sh papi_test.sh $KVM_TESTS $PACKAGE_PMU_TESTS" \
 		"$ROOT/harness/build.sh" "$k"
 	log "booting the $k kernel (PMU=zen, hardware tests, rr, KVM's virtual PMU)"
 	PMU=zen "$ROOT/harness/boot.sh" "$k" check
 	report "$k" "$k kernel, PMU=zen, hardware tests, rr, KVM's virtual PMU"
 	keep_logs "$k" zen
+	HARNESS_TESTS=$PACKAGE_PMU_TESTS "$ROOT/harness/build.sh" "$k"
+	log "booting the $k kernel (PMU=goldmontplus, bare metal: RAPL and C-states)"
+	PMU=goldmontplus "$ROOT/harness/boot.sh" "$k" check
+	report "$k" "$k kernel, PMU=goldmontplus, the power and cstate PMUs"
+	keep_logs "$k" goldmontplus
 }
 
 "$ROOT/harness/build.sh" "$kind"

@@ -68,7 +68,13 @@ qemu_configure() {
 #   bonnell  Atom Bonnell (0x1c): v3, 2 gp, 3 fixed, 40 bits
 #   silvermont Atom Silvermont (0x37): v3, 2 gp, 3 fixed, 40 bits
 #   goldmont Atom Goldmont (0x5c): v4, 4 gp, 3 fixed, 48 bits, fw
-#   goldmontplus Atom Goldmont Plus (0x7a): as Goldmont
+#   goldmontplus Atom Goldmont Plus (0x7a): as Goldmont, on bare metal
+#            (no hypervisor bit: 6.1 offers C-states only there, and
+#            has no uncore for this model), with the C-state residency
+#            counters of its cores (C1, C3, C6) and package (C2, C3, C6,
+#            C10), a halted core in C6 (harness/qemu/0040); without
+#            MONITOR/MWAIT, which TCG runs as a pause on a vCPU of
+#            several: an off-line CPU would spin in it, never idle
 #   tremont  Atom Tremont (0x96): v5, 4 gp, 3 fixed, fw
 #   gracemont Alder Lake-N (0xbe): v5, 6 gp, 3 fixed, fw
 #   sandybridge Sandy Bridge (0x2a): v3, 4 gp, 3 fixed, 48 bits, fw
@@ -113,6 +119,9 @@ pmu_cpu() {
 	local rapl_skl="rapl-domains=31" rapl_amd="rapl-domains=3"
 	local rapl_knl="rapl-domains=9,rapl-dram-esu=16"
 	local rapl_spr="rapl-domains=27,rapl-psys-esu=0"
+	# The C-state residency counters (cstate-core, cstate-pkg: masks of
+	# BIT(state)) and the state a halted core is in (harness/qemu/0040).
+	local cstate_glm="cstate-core=0x4a,cstate-pkg=0x44c,cstate-hlt=6"
 	# What Dhyana's model has and TCG does not (QEMU warns of each).
 	local notcg="-rdseed,-fxsr-opt,-misalignsse,-3dnowprefetch,-osvw"
 	notcg="$notcg,-topoext,-ibpb,-nrip-save,-xsavec"
@@ -129,7 +138,7 @@ pmu_cpu() {
 	bonnell) echo "$i,model=28,stepping=10,pmu-version=3,pmu-gp-counters=2,pmu-width=40,$nofw,$(pmu_lbr 8 1),$lbr_core2,pmu-lbr-select=off" ;;
 	silvermont) echo "$i,model=55,stepping=8,pmu-version=3,pmu-gp-counters=2,pmu-width=40,$nofw,$atom,$(pmu_lbr 8 3),$lbr_core2" ;;
 	goldmont) echo "$i,model=92,stepping=9,pmu-version=4,$atom,$(pmu_lbr 32 5),$rapl_hsw" ;;
-	goldmontplus) echo "$i,model=122,stepping=1,pmu-version=4,$atom,$(pmu_lbr 32 6),$rapl_hsw" ;;
+	goldmontplus) echo "$i,model=122,stepping=1,hypervisor=off,monitor=off,pmu-version=4,$atom,$(pmu_lbr 32 6),$rapl_hsw,$cstate_glm" ;;
 	tremont) echo "$i,model=150,stepping=1,pmu-version=5,$atom,$(pmu_lbr 32 7)" ;;
 	gracemont) echo "$i,model=190,stepping=0,pmu-version=5,pmu-gp-counters=6,$atom,$arch_lbr" ;;
 	sandybridge) echo "$i,model=42,stepping=7,pmu-version=3,$(pmu_lbr 16 3),$rapl_snb" ;;

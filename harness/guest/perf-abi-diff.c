@@ -1527,8 +1527,8 @@ static void fam_types(void)
 		0xffffffff,
 	};
 	static const char * const pmu_names[] = {
-		"breakpoint", "cpu", "kprobe", "msr", "power", "software",
-		"tracepoint", "uprobe",
+		"breakpoint", "cpu", "cstate_core", "cstate_pkg", "kprobe",
+		"msr", "power", "software", "tracepoint", "uprobe",
 	};
 	struct spec s;
 	unsigned int i;
@@ -3717,6 +3717,106 @@ static void fam_hw(void)
 	fam_hwpebs();
 }
 
+/*
+ * The PMUs of a package, die or core (RAPL's power, the C-state
+ * residency PMUs): each config up to past the last, on CPU 0 and CPU 1
+ * (which counts on its die's reader), as task events, sampling, each
+ * exclude_* bit, the flags a counting event may have, as nobody, and
+ * the ioctls and mmap on one that opened.
+ */
+static void pkg_spec(struct spec *s, const char *pmu, u64 config)
+{
+	int j;
+
+	spec_init(s, "pkg", K_SW_COUNT);
+	s->attr.config = config;
+	s->pid = P_ANY;
+	s->cpu = 0;
+	snprintf(s->note, sizeof(s->note), "pmu %s", pmu);
+	s->absent = 1;
+	for (j = 0; j < nr_pmus; j++) {
+		if (!strcmp(pmus[j].name, pmu)) {
+			s->attr.type = pmus[j].type;
+			s->absent = 0;
+		}
+	}
+}
+
+static void fam_pkg(void)
+{
+	static const char * const names[] = {
+		"power", "cstate_core", "cstate_pkg",
+	};
+	static const u64 bad[] = { 0x100, 1ULL << 32, ~0ULL };
+	struct spec s;
+	unsigned int p, i;
+
+	for (p = 0; p < ARRAY_SIZE(names); p++) {
+		/* A config each PMU has where it exists here: its C6, pkg. */
+		const u64 good = 2;
+
+		for (i = 0; i < 9; i++) {
+			pkg_spec(&s, names[p], i);
+			run(&s);
+		}
+		for (i = 0; i < ARRAY_SIZE(bad); i++) {
+			pkg_spec(&s, names[p], bad[i]);
+			run(&s);
+		}
+		pkg_spec(&s, names[p], good);
+		s.fu |= FU_CTL | FU_PERIOD | FU_MMAP | FU_ID;
+		run(&s);
+		s.cpu = 1;
+		run(&s);
+		s.pid = P_SELF;
+		s.cpu = -1;
+		run(&s);
+		s.cpu = 0;
+		run(&s);
+		pkg_spec(&s, names[p], good);
+		s.attr.sample_period = 1000;
+		run(&s);
+		s.attr.sample_type = PERF_SAMPLE_IP;
+		run(&s);
+		pkg_spec(&s, names[p], good);
+		s.attr.freq = 1;
+		s.attr.sample_freq = 100;
+		run(&s);
+		s.attr.sample_freq = 0;
+		run(&s);
+		for (i = 0; i < 6; i++) {
+			pkg_spec(&s, names[p], good);
+			switch (i) {
+			case 0: s.attr.exclude_user = 1; break;
+			case 1: s.attr.exclude_kernel = 1; break;
+			case 2: s.attr.exclude_hv = 1; break;
+			case 3: s.attr.exclude_idle = 1; break;
+			case 4: s.attr.exclude_host = 1; break;
+			case 5: s.attr.exclude_guest = 1; break;
+			}
+			run(&s);
+		}
+		for (i = 0; i < 5; i++) {
+			pkg_spec(&s, names[p], good);
+			switch (i) {
+			case 0: s.attr.inherit = 1; break;
+			case 1: s.attr.pinned = 1; break;
+			case 2: s.attr.exclusive = 1; break;
+			case 3: s.attr.enable_on_exec = 1; break;
+			case 4: s.attr.read_format = 0xf; break;
+			}
+			run(&s);
+		}
+		pkg_spec(&s, names[p], good);
+		s.priv = PRIV_NOBODY;
+		run(&s);
+		s.paranoid = 0;
+		run(&s);
+		s.paranoid = -1;
+		run(&s);
+	}
+}
+
 static const char *only;	/* -f hw: only the hardware families */
 
 int main(int argc, char **argv)
@@ -3743,7 +3843,7 @@ int main(int argc, char **argv)
 			raw_filters = 1;
 			break;
 		default:
-			fprintf(stderr, "usage: %s [-s seed] [-c N[-M]] [-v] [-r] [-f hw]\n",
+			fprintf(stderr, "usage: %s [-s seed] [-c N[-M]] [-v] [-r] [-f hw|pkg|...]\n",
 				argv[0]);
 			return 2;
 		}
@@ -3788,6 +3888,9 @@ int main(int argc, char **argv)
 		fam_hwlbr();
 	else if (!strcmp(only, "hwpebs"))
 		fam_hwpebs();
+	/* The package's PMUs (after the cpu PMU's: their numbers stay). */
+	if (!only || !strcmp(only, "pkg"))
+		fam_pkg();
 
 	write_long(SYSCTL "perf_event_paranoid", 2);
 	kill(pid_child, SIGKILL);

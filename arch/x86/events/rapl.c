@@ -45,6 +45,7 @@
 #include <linux/slab.h>
 #include <linux/sysfs.h>
 #include <linux/topology.h>
+#include <asm/cpu_device_id.h>
 #include <asm/intel-family.h>
 #include <asm/msr.h>
 
@@ -429,8 +430,8 @@ struct rapl_part {
 #define RAPL_CLIENT	(BIT(RAPL_CORES) | BIT(RAPL_PKG) | BIT(RAPL_GPU))
 #define RAPL_SERVER	(BIT(RAPL_CORES) | BIT(RAPL_PKG) | BIT(RAPL_RAM))
 
-/* The kinds of Intel part, by the domains they have and their units. */
-enum rapl_intel_kind {
+/* The kinds of part, by the domains they have and their units. */
+enum rapl_kind {
 	RAPL_SNB,	/* Sandy and Ivy Bridge clients */
 	RAPL_SNB_EP,	/* their servers */
 	RAPL_HSW,	/* Haswell and Broadwell clients, Goldmont */
@@ -438,9 +439,10 @@ enum rapl_intel_kind {
 	RAPL_PHI,	/* Xeon Phi */
 	RAPL_SKL,	/* the clients from Skylake on */
 	RAPL_SPR,	/* Sapphire and Emerald Rapids */
+	RAPL_AMD,	/* AMD's from family 17h, Hygon's */
 };
 
-static const struct rapl_part rapl_intel_kinds[] __initconst = {
+static const struct rapl_part rapl_kinds[] __initconst = {
 	[RAPL_SNB]	= { RAPL_CLIENT, RAPL_MSR_ESU, RAPL_MSR_ESU },
 	[RAPL_SNB_EP]	= { RAPL_SERVER, RAPL_MSR_ESU, RAPL_MSR_ESU },
 	[RAPL_HSW]	= { RAPL_CLIENT | BIT(RAPL_RAM), RAPL_MSR_ESU,
@@ -450,90 +452,72 @@ static const struct rapl_part rapl_intel_kinds[] __initconst = {
 	[RAPL_SKL]	= { RAPL_CLIENT | BIT(RAPL_RAM) | BIT(RAPL_PSYS),
 			    RAPL_MSR_ESU, RAPL_MSR_ESU },
 	[RAPL_SPR]	= { RAPL_SERVER | BIT(RAPL_PSYS), RAPL_MSR_ESU, 0 },
+	[RAPL_AMD]	= { BIT(RAPL_PKG), RAPL_MSR_ESU, RAPL_MSR_ESU, true },
 };
 
 /*
- * The models of family 6 with RAPL, by model number, and their kind
- * (Intel SDM vol. 4, the MSRs of each model).
+ * The models with RAPL and their kind (Intel SDM vol. 4, the MSRs of
+ * each model), and AMD's and Hygon's parts that announce it; the table
+ * also loads the module where it is one.
  */
-struct rapl_intel_model {
-	u8	model;
-	u8	kind;
+#define RAPL_MODEL(m, kind)	X86_MATCH_INTEL_FAM6_MODEL(m, kind)
+
+static const struct x86_cpu_id rapl_models[] __initconst = {
+	RAPL_MODEL(SANDYBRIDGE,		RAPL_SNB),	/* 0x2a */
+	RAPL_MODEL(SANDYBRIDGE_X,	RAPL_SNB_EP),	/* 0x2d */
+	RAPL_MODEL(IVYBRIDGE,		RAPL_SNB),	/* 0x3a */
+	RAPL_MODEL(HASWELL,		RAPL_HSW),	/* 0x3c */
+	RAPL_MODEL(BROADWELL,		RAPL_HSW),	/* 0x3d */
+	RAPL_MODEL(IVYBRIDGE_X,		RAPL_SNB_EP),	/* 0x3e */
+	RAPL_MODEL(HASWELL_X,		RAPL_HSW_EP),	/* 0x3f */
+	RAPL_MODEL(HASWELL_L,		RAPL_HSW),	/* 0x45 */
+	RAPL_MODEL(HASWELL_G,		RAPL_HSW),	/* 0x46 */
+	RAPL_MODEL(BROADWELL_G,		RAPL_HSW),	/* 0x47 */
+	RAPL_MODEL(SKYLAKE_L,		RAPL_SKL),	/* 0x4e */
+	RAPL_MODEL(BROADWELL_X,		RAPL_HSW_EP),	/* 0x4f */
+	RAPL_MODEL(SKYLAKE_X,		RAPL_HSW_EP),	/* 0x55 */
+	RAPL_MODEL(BROADWELL_D,		RAPL_HSW_EP),	/* 0x56 */
+	RAPL_MODEL(XEON_PHI_KNL,	RAPL_PHI),	/* 0x57 */
+	RAPL_MODEL(ATOM_GOLDMONT,	RAPL_HSW),	/* 0x5c */
+	RAPL_MODEL(SKYLAKE,		RAPL_SKL),	/* 0x5e */
+	RAPL_MODEL(ATOM_GOLDMONT_D,	RAPL_HSW),	/* 0x5f */
+	RAPL_MODEL(CANNONLAKE_L,	RAPL_SKL),	/* 0x66 */
+	RAPL_MODEL(ICELAKE_X,		RAPL_HSW_EP),	/* 0x6a */
+	RAPL_MODEL(ICELAKE_D,		RAPL_HSW_EP),	/* 0x6c */
+	RAPL_MODEL(ATOM_GOLDMONT_PLUS,	RAPL_HSW),	/* 0x7a */
+	RAPL_MODEL(ICELAKE,		RAPL_SKL),	/* 0x7d */
+	RAPL_MODEL(ICELAKE_L,		RAPL_SKL),	/* 0x7e */
+	RAPL_MODEL(XEON_PHI_KNM,	RAPL_PHI),	/* 0x85 */
+	RAPL_MODEL(TIGERLAKE_L,		RAPL_SKL),	/* 0x8c */
+	RAPL_MODEL(TIGERLAKE,		RAPL_SKL),	/* 0x8d */
+	RAPL_MODEL(KABYLAKE_L,		RAPL_SKL),	/* 0x8e */
+	RAPL_MODEL(SAPPHIRERAPIDS_X,	RAPL_SPR),	/* 0x8f */
+	RAPL_MODEL(ALDERLAKE,		RAPL_SKL),	/* 0x97 */
+	RAPL_MODEL(ALDERLAKE_L,		RAPL_SKL),	/* 0x9a */
+	RAPL_MODEL(KABYLAKE,		RAPL_SKL),	/* 0x9e */
+	RAPL_MODEL(COMETLAKE,		RAPL_SKL),	/* 0xa5 */
+	RAPL_MODEL(COMETLAKE_L,		RAPL_SKL),	/* 0xa6 */
+	RAPL_MODEL(METEORLAKE_L,	RAPL_SKL),	/* 0xaa */
+	RAPL_MODEL(METEORLAKE,		RAPL_SKL),	/* 0xac */
+	RAPL_MODEL(RAPTORLAKE,		RAPL_SKL),	/* 0xb7 */
+	RAPL_MODEL(RAPTORLAKE_P,	RAPL_SKL),	/* 0xba */
+	RAPL_MODEL(ALDERLAKE_N,		RAPL_SKL),	/* 0xbe */
+	RAPL_MODEL(RAPTORLAKE_S,	RAPL_SKL),	/* 0xbf */
+	RAPL_MODEL(EMERALDRAPIDS_X,	RAPL_SPR),	/* 0xcf */
+	X86_MATCH_VENDOR_FEATURE(AMD, X86_FEATURE_RAPL, RAPL_AMD),
+	X86_MATCH_VENDOR_FEATURE(HYGON, X86_FEATURE_RAPL, RAPL_AMD),
+	{}
 };
-
-static const struct rapl_intel_model rapl_intel_models[] __initconst = {
-	{ INTEL_FAM6_SANDYBRIDGE,	RAPL_SNB },	/* 0x2a */
-	{ INTEL_FAM6_SANDYBRIDGE_X,	RAPL_SNB_EP },	/* 0x2d */
-	{ INTEL_FAM6_IVYBRIDGE,		RAPL_SNB },	/* 0x3a */
-	{ INTEL_FAM6_HASWELL,		RAPL_HSW },	/* 0x3c */
-	{ INTEL_FAM6_BROADWELL,		RAPL_HSW },	/* 0x3d */
-	{ INTEL_FAM6_IVYBRIDGE_X,	RAPL_SNB_EP },	/* 0x3e */
-	{ INTEL_FAM6_HASWELL_X,		RAPL_HSW_EP },	/* 0x3f */
-	{ INTEL_FAM6_HASWELL_L,		RAPL_HSW },	/* 0x45 */
-	{ INTEL_FAM6_HASWELL_G,		RAPL_HSW },	/* 0x46 */
-	{ INTEL_FAM6_BROADWELL_G,	RAPL_HSW },	/* 0x47 */
-	{ INTEL_FAM6_SKYLAKE_L,		RAPL_SKL },	/* 0x4e */
-	{ INTEL_FAM6_BROADWELL_X,	RAPL_HSW_EP },	/* 0x4f */
-	{ INTEL_FAM6_SKYLAKE_X,		RAPL_HSW_EP },	/* 0x55 */
-	{ INTEL_FAM6_BROADWELL_D,	RAPL_HSW_EP },	/* 0x56 */
-	{ INTEL_FAM6_XEON_PHI_KNL,	RAPL_PHI },	/* 0x57 */
-	{ INTEL_FAM6_ATOM_GOLDMONT,	RAPL_HSW },	/* 0x5c */
-	{ INTEL_FAM6_SKYLAKE,		RAPL_SKL },	/* 0x5e */
-	{ INTEL_FAM6_ATOM_GOLDMONT_D,	RAPL_HSW },	/* 0x5f */
-	{ INTEL_FAM6_CANNONLAKE_L,	RAPL_SKL },	/* 0x66 */
-	{ INTEL_FAM6_ICELAKE_X,		RAPL_HSW_EP },	/* 0x6a */
-	{ INTEL_FAM6_ICELAKE_D,		RAPL_HSW_EP },	/* 0x6c */
-	{ INTEL_FAM6_ATOM_GOLDMONT_PLUS, RAPL_HSW },	/* 0x7a */
-	{ INTEL_FAM6_ICELAKE,		RAPL_SKL },	/* 0x7d */
-	{ INTEL_FAM6_ICELAKE_L,		RAPL_SKL },	/* 0x7e */
-	{ INTEL_FAM6_XEON_PHI_KNM,	RAPL_PHI },	/* 0x85 */
-	{ INTEL_FAM6_TIGERLAKE_L,	RAPL_SKL },	/* 0x8c */
-	{ INTEL_FAM6_TIGERLAKE,		RAPL_SKL },	/* 0x8d */
-	{ INTEL_FAM6_KABYLAKE_L,	RAPL_SKL },	/* 0x8e */
-	{ INTEL_FAM6_SAPPHIRERAPIDS_X,	RAPL_SPR },	/* 0x8f */
-	{ INTEL_FAM6_ALDERLAKE,		RAPL_SKL },	/* 0x97 */
-	{ INTEL_FAM6_ALDERLAKE_L,	RAPL_SKL },	/* 0x9a */
-	{ INTEL_FAM6_KABYLAKE,		RAPL_SKL },	/* 0x9e */
-	{ INTEL_FAM6_COMETLAKE,		RAPL_SKL },	/* 0xa5 */
-	{ INTEL_FAM6_COMETLAKE_L,	RAPL_SKL },	/* 0xa6 */
-	{ INTEL_FAM6_METEORLAKE_L,	RAPL_SKL },	/* 0xaa */
-	{ INTEL_FAM6_METEORLAKE,	RAPL_SKL },	/* 0xac */
-	{ INTEL_FAM6_RAPTORLAKE,	RAPL_SKL },	/* 0xb7 */
-	{ INTEL_FAM6_RAPTORLAKE_P,	RAPL_SKL },	/* 0xba */
-	{ INTEL_FAM6_ALDERLAKE_N,	RAPL_SKL },	/* 0xbe */
-	{ INTEL_FAM6_RAPTORLAKE_S,	RAPL_SKL },	/* 0xbf */
-	{ INTEL_FAM6_EMERALDRAPIDS_X,	RAPL_SPR },	/* 0xcf */
-};
-
-static bool __init rapl_intel_part(u8 model, struct rapl_part *p)
-{
-	unsigned int i;
-
-	for (i = 0; i < ARRAY_SIZE(rapl_intel_models); i++) {
-		if (rapl_intel_models[i].model == model) {
-			*p = rapl_intel_kinds[rapl_intel_models[i].kind];
-			return true;
-		}
-	}
-	return false;
-}
+MODULE_DEVICE_TABLE(x86cpu, rapl_models);
 
 static bool __init rapl_part(struct rapl_part *p)
 {
-	struct cpuinfo_x86 *c = &boot_cpu_data;
+	const struct x86_cpu_id *id = x86_match_cpu(rapl_models);
 
-	if (boot_cpu_has(X86_FEATURE_RAPL) &&
-	    (c->x86_vendor == X86_VENDOR_AMD ||
-	     c->x86_vendor == X86_VENDOR_HYGON)) {
-		p->domains = BIT(RAPL_PKG);
-		p->ram_esu = RAPL_MSR_ESU;
-		p->psys_esu = RAPL_MSR_ESU;
-		p->amd = true;
-		return true;
-	}
-	p->amd = false;
-	return c->x86_vendor == X86_VENDOR_INTEL && c->x86 == 6 &&
-	       rapl_intel_part(c->x86_model, p);
+	if (!id)
+		return false;
+	*p = rapl_kinds[id->driver_data];
+	return true;
 }
 
 static const u32 rapl_intel_msrs[RAPL_NR] = {

@@ -23,7 +23,11 @@
 #define HW_ASM_LOOPS		200000UL
 /* A sample period: a prime, out of step with anything in a loop. */
 #define HW_ASM_PERIOD		1009
-#define HW_ASM_RING_PAGES	16
+/*
+ * The ring of a sampling run: 512 KiB, room for the 512 samples a run
+ * keeps with 32 branches each (the ring is read after the run).
+ */
+#define HW_ASM_RING_PAGES	128
 #define HW_ASM_RATE		1000000
 
 /* @fn(n, arg) runs n iterations (n > 0); [start, end) holds its code. */

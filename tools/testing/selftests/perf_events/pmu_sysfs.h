@@ -31,4 +31,40 @@ static inline int pmu_sysfs_write(const char *pmu, const char *file, int value)
 	return write_int_file(path, value);
 }
 
+/*
+ * The first CPU a PMU's cpumask file lists: for the PMUs of a core,
+ * package or die (RAPL, C-states), the CPU their events count on.
+ * Returns -1 if there is no such file.
+ */
+static inline int pmu_sysfs_reader(const char *pmu)
+{
+	char path[256], buf[64];
+
+	snprintf(path, sizeof(path), PMU_SYSFS_DIR "%s/cpumask", pmu);
+	if (read_small_file(path, buf, sizeof(buf)))
+		return -1;
+	return atoi(buf);
+}
+
+/* /sys/devices/system/cpu/cpu@cpu/online, for @cpu. */
+static inline void cpu_online_path(int cpu, char *path, size_t size)
+{
+	snprintf(path, size, "/sys/devices/system/cpu/cpu%d/online", cpu);
+}
+
+/* Take @cpu off line (@online 0) or back; returns 0, or -1. */
+static inline int cpu_set_online(int cpu, int online)
+{
+	char path[64], c = online ? '1' : '0';
+	int fd, ret;
+
+	cpu_online_path(cpu, path, sizeof(path));
+	fd = open(path, O_WRONLY);
+	if (fd < 0)
+		return -1;
+	ret = write(fd, &c, 1) == 1 ? 0 : -1;
+	close(fd);
+	return ret;
+}
+
 #endif /* PMU_SYSFS_H */

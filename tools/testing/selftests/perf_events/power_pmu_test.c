@@ -67,11 +67,7 @@ static int power_errno(struct perf_event_attr *attr, pid_t pid, int cpu)
 /* The first CPU the cpumask file lists, or -1. */
 static int power_reader(void)
 {
-	char buf[64];
-
-	if (read_small_file(POWER_DIR "cpumask", buf, sizeof(buf)))
-		return -1;
-	return atoi(buf);
+	return pmu_sysfs_reader("power");
 }
 
 static bool have_event(const char *name)
@@ -246,18 +242,6 @@ TEST_F(power, any_cpu_of_the_die)
 	close(fd);
 }
 
-static int write_online(const char *path, int value)
-{
-	char c = value ? '1' : '0';
-	int fd = open(path, O_WRONLY), ret;
-
-	if (fd < 0)
-		return -1;
-	ret = write(fd, &c, 1) == 1 ? 0 : -1;
-	close(fd);
-	return ret;
-}
-
 /*
  * Taking the reader off line moves its events to another CPU of the
  * die: the cpumask names it, and the event keeps its count and goes on
@@ -275,21 +259,20 @@ TEST_F(power, reader_goes_offline)
 		SKIP(return, "%s", self->skip);
 	reader = power_reader();
 	ASSERT_LE(0, reader);
-	snprintf(online, sizeof(online), "/sys/devices/system/cpu/cpu%d/online",
-		 reader);
+	cpu_online_path(reader, online, sizeof(online));
 	if (sysconf(_SC_NPROCESSORS_ONLN) < 2 || access(online, W_OK))
 		SKIP(return, "CPU %d cannot go off line", reader);
 	fd = power_open(ENERGY_PKG, -1, reader);
 	ASSERT_GE(fd, 0);
 	sleep_ms(50);
 	ASSERT_EQ(0, read_value_times(fd, &a));
-	ASSERT_EQ(0, write_online(online, 0));
+	ASSERT_EQ(0, cpu_set_online(reader, 0));
 	EXPECT_NE(reader, power_reader());
 	/* Counting on the new reader: it goes on between two reads. */
 	ASSERT_EQ(0, read_value_times(fd, &b));
 	sleep_ms(50);
 	ASSERT_EQ(0, read_value_times(fd, &c));
-	EXPECT_EQ(0, write_online(online, 1));
+	EXPECT_EQ(0, cpu_set_online(reader, 1));
 	EXPECT_GE(b.value, a.value);
 	EXPECT_GT(c.value, b.value);
 	EXPECT_GT(c.enabled, b.enabled);
