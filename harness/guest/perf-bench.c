@@ -844,6 +844,54 @@ static void precise_attr(struct perf_event_attr *attr)
 	attr->disabled = 1;
 }
 
+/* The type of PMU @name from sysfs, or -1. */
+static int pmu_type(const char *name)
+{
+	char path[128];
+	FILE *f;
+	int type;
+
+	snprintf(path, sizeof(path), "/sys/bus/event_source/devices/%s/type",
+		 name);
+	f = fopen(path, "r");
+	if (!f)
+		return -1;
+	if (fscanf(f, "%d", &type) != 1)
+		type = -1;
+	fclose(f);
+	return type;
+}
+
+/*
+ * read() of a counter of the package, RAPL's energy-pkg, on this CPU
+ * (its die's reader): where the flavour has RAPL.
+ */
+static void bench_package_read(long n_read)
+{
+	struct perf_event_attr attr;
+	unsigned long long t0, buf[3];
+	int fd, type = pmu_type("power");
+	long k;
+
+	if (type < 0)
+		return;
+	memset(&attr, 0, sizeof(attr));
+	attr.size = sizeof(attr);
+	attr.type = type;
+	attr.config = 2;	/* energy-pkg */
+	attr.read_format = PERF_FORMAT_TOTAL_TIME_ENABLED |
+			   PERF_FORMAT_TOTAL_TIME_RUNNING;
+	fd = syscall(__NR_perf_event_open, &attr, -1, 0, -1, 0);
+	if (fd < 0)
+		return;
+	t0 = now_ns();
+	for (k = 0; k < n_read; k++)
+		if (read(fd, buf, sizeof(buf)) != sizeof(buf))
+			exit(1);
+	report("read power/energy-pkg/", t0, n_read);
+	close(fd);
+}
+
 static void bench_precise(long n_switch)
 {
 	const long n_spin = 4000000;
@@ -946,6 +994,7 @@ int main(int argc, char **argv)
 		return 0;
 	}
 	if (argc == 2 && !strcmp(argv[1], "precise")) {
+		bench_package_read(n_read);
 		bench_precise(n_switch);
 		return 0;
 	}

@@ -70,18 +70,6 @@ static void cstate_attr(struct perf_event_attr *attr, const char *pmu,
 	attr->read_format = RF_TIMES;
 }
 
-/* The errno of opening @attr, 0 if it opened. */
-static int cstate_errno(struct perf_event_attr *attr, pid_t pid, int cpu)
-{
-	int fd = sys_perf_event_open(attr, pid, cpu, -1, 0);
-
-	if (fd >= 0) {
-		close(fd);
-		return 0;
-	}
-	return errno;
-}
-
 /* The events of @p's listed states on @cpu, in @fds; how many. */
 static int open_all(struct __test_metadata *_metadata,
 		    const struct cstate_pmu *p, int cpu, int *fds)
@@ -193,37 +181,37 @@ TEST_F(cstate, refused)
 			bool listed = have_state(p->name, p->states[j]);
 
 			cstate_attr(&attr, p->name, j);
-			EXPECT_EQ(listed ? 0 : EINVAL, cstate_errno(&attr, -1, 0))
+			EXPECT_EQ(listed ? 0 : EINVAL, perf_open_errno(&attr, -1, 0))
 				TH_LOG("%s config %u", p->name, j);
 			if (listed && first < 0)
 				first = j;
 		}
 		cstate_attr(&attr, p->name, p->nr);
-		EXPECT_EQ(EINVAL, cstate_errno(&attr, -1, 0));
+		EXPECT_EQ(EINVAL, perf_open_errno(&attr, -1, 0));
 		for (j = 0; j < ARRAY_SIZE(bad); j++) {
 			attr.config = bad[j];
-			EXPECT_EQ(EINVAL, cstate_errno(&attr, -1, 0))
+			EXPECT_EQ(EINVAL, perf_open_errno(&attr, -1, 0))
 				TH_LOG("%s config %#llx", p->name,
 				       (unsigned long long)bad[j]);
 		}
 		ASSERT_LE(0, first);
 
 		cstate_attr(&attr, p->name, first);
-		EXPECT_EQ(EINVAL, cstate_errno(&attr, 0, -1));
-		EXPECT_EQ(EINVAL, cstate_errno(&attr, 0, 0));
+		EXPECT_EQ(EINVAL, perf_open_errno(&attr, 0, -1));
+		EXPECT_EQ(EINVAL, perf_open_errno(&attr, 0, 0));
 		if (sysconf(_SC_NPROCESSORS_ONLN) > 1)
-			EXPECT_EQ(0, cstate_errno(&attr, -1, 1));
+			EXPECT_EQ(0, perf_open_errno(&attr, -1, 1));
 		attr.sample_period = 1000;
-		EXPECT_EQ(EINVAL, cstate_errno(&attr, -1, 0));
+		EXPECT_EQ(EINVAL, perf_open_errno(&attr, -1, 0));
 		attr.sample_period = 0;
 		attr.exclude_kernel = 1;
-		EXPECT_EQ(EINVAL, cstate_errno(&attr, -1, 0));
+		EXPECT_EQ(EINVAL, perf_open_errno(&attr, -1, 0));
 		attr.exclude_kernel = 0;
 		attr.exclude_user = 1;
-		EXPECT_EQ(EINVAL, cstate_errno(&attr, -1, 0));
+		EXPECT_EQ(EINVAL, perf_open_errno(&attr, -1, 0));
 		attr.exclude_user = 0;
 		attr.exclude_idle = 1;
-		EXPECT_EQ(EINVAL, cstate_errno(&attr, -1, 0));
+		EXPECT_EQ(EINVAL, perf_open_errno(&attr, -1, 0));
 	}
 }
 

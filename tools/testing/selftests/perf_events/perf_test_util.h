@@ -66,6 +66,19 @@ static inline int sys_perf_event_open(struct perf_event_attr *attr, pid_t pid,
 	return syscall(__NR_perf_event_open, attr, pid, cpu, group_fd, flags);
 }
 
+/* The errno of opening @attr on @pid, @cpu (closed if it opened), or 0. */
+static inline int perf_open_errno(struct perf_event_attr *attr, pid_t pid,
+				  int cpu)
+{
+	int fd = sys_perf_event_open(attr, pid, cpu, -1, 0);
+
+	if (fd >= 0) {
+		close(fd);
+		return 0;
+	}
+	return errno;
+}
+
 /*
  * Are we on our kernel rather than the 6.1 reference, for the few checks
  * of documented extensions?  Our test kernels have the perf_test PMU.

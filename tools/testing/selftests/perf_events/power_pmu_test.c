@@ -52,18 +52,6 @@ static int power_open(__u64 config, pid_t pid, int cpu)
 	return sys_perf_event_open(&attr, pid, cpu, -1, 0);
 }
 
-/* The errno of opening @attr on CPU 0, 0 if it opened. */
-static int power_errno(struct perf_event_attr *attr, pid_t pid, int cpu)
-{
-	int fd = sys_perf_event_open(attr, pid, cpu, -1, 0);
-
-	if (fd >= 0) {
-		close(fd);
-		return 0;
-	}
-	return errno;
-}
-
 /* The first CPU the cpumask file lists, or -1. */
 static int power_reader(void)
 {
@@ -142,29 +130,29 @@ TEST_F(power, refused)
 	if (self->skip)
 		SKIP(return, "%s", self->skip);
 	power_attr(&attr, ENERGY_PKG);
-	ASSERT_EQ(0, power_errno(&attr, -1, 0));
-	EXPECT_EQ(EINVAL, power_errno(&attr, 0, -1));
-	EXPECT_EQ(EINVAL, power_errno(&attr, 0, 0));
+	ASSERT_EQ(0, perf_open_errno(&attr, -1, 0));
+	EXPECT_EQ(EINVAL, perf_open_errno(&attr, 0, -1));
+	EXPECT_EQ(EINVAL, perf_open_errno(&attr, 0, 0));
 
 	attr.sample_period = 1000;
-	EXPECT_EQ(EINVAL, power_errno(&attr, -1, 0));
+	EXPECT_EQ(EINVAL, perf_open_errno(&attr, -1, 0));
 	attr.sample_period = 0;
 	attr.exclude_kernel = 1;
-	EXPECT_EQ(EINVAL, power_errno(&attr, -1, 0));
+	EXPECT_EQ(EINVAL, perf_open_errno(&attr, -1, 0));
 	attr.exclude_kernel = 0;
 	attr.exclude_user = 1;
-	EXPECT_EQ(EINVAL, power_errno(&attr, -1, 0));
+	EXPECT_EQ(EINVAL, perf_open_errno(&attr, -1, 0));
 	attr.exclude_user = 0;
 
 	for (i = 0; i < ARRAY_SIZE(bad); i++) {
 		attr.config = bad[i];
-		EXPECT_EQ(EINVAL, power_errno(&attr, -1, 0))
+		EXPECT_EQ(EINVAL, perf_open_errno(&attr, -1, 0))
 			TH_LOG("config %#llx", (unsigned long long)bad[i]);
 	}
 	/* A domain is openable exactly when it is listed. */
 	attr.config = 3;
 	EXPECT_EQ(have_event("energy-ram") ? 0 : EINVAL,
-		  power_errno(&attr, -1, 0));
+		  perf_open_errno(&attr, -1, 0));
 }
 
 /* The energy of the cores over @ms of sleep or of spinning, in nJ. */
