@@ -37,9 +37,9 @@ if [ ! -e "$pmus/power/events/energy-pkg" ]; then
 else
 	stat_sleep power/energy-pkg/ 0.2
 	j=$(value_of power/energy-pkg/)
-	ok=0
+	ok=1
 	grep -q ',Joules,power/energy-pkg/' "$tmp/stat" &&
-		awk -v j="$j" 'BEGIN { exit !(j > 0) }' && ok=1
+		awk -v j="$j" 'BEGIN { exit !(j > 0) }' && ok=0
 	check $ok "perf stat -a -e power/energy-pkg/: $j J over 0.2 s" "$tmp/stat"
 fi
 
@@ -56,10 +56,10 @@ else
 	stat_sleep power/energy-pkg/,power/energy-cores/ 1
 	pkg=$(value_of power/energy-pkg/)
 	cores=$(value_of power/energy-cores/)
-	ok=0
+	ok=1
 	awk -v p="$pkg" -v c="$cores" -v w="$w" \
 		'BEGIN { d = p - c; exit !(d >= 0.9 * w && d <= 1.3 * w) }' &&
-		ok=1
+		ok=0
 	check $ok "package $pkg J, cores $cores J over 1 s: the model's $w W apart" \
 		"$tmp/stat"
 fi
@@ -74,11 +74,11 @@ else
 		p=${f%/events/*}
 		evs="$evs${evs:+,}${p##*/}/${f##*/}/"
 	done
-	ok=0
+	ok=1
 	stat_sleep "$evs" 0.5 &&
 		awk -F, '$3 ~ /^cstate_core/ && $1 > 0 { core = 1 }
 			 $3 ~ /^cstate_pkg/ && $1 > 0 { pkg = 1 }
-			 END { exit !(core && pkg) }' "$tmp/stat" && ok=1
+			 END { exit !(core && pkg) }' "$tmp/stat" && ok=0
 	check $ok "perf stat -a of $evs over 0.5 s of sleep" "$tmp/stat"
 fi
 
