@@ -101,13 +101,7 @@ static inline void bp_run(int n)
 static inline int bp_open_errno(struct perf_event_attr *attr, pid_t pid,
 				int cpu)
 {
-	int fd = sys_perf_event_open(attr, pid, cpu, -1, 0);
-
-	if (fd >= 0) {
-		close(fd);
-		return 0;
-	}
-	return errno;
+	return perf_open_errno(attr, pid, cpu);
 }
 
 #endif /* PERF_BREAKPOINT_H */
