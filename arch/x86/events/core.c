@@ -176,13 +176,15 @@ static void x86_update_userpage_time(struct perf_event *event,
  * @up: its control page, inside the page's seqcount write
  * @now: the perf clock (sched_clock) at this update
  *
- * The TSC conversion for every event, and for events of the cpu PMUs
- * what self-monitoring with rdpmc needs (rdpmc.c).
+ * The TSC conversion and the counters' width for every event, and for
+ * events of the cpu PMUs what self-monitoring with rdpmc needs (rdpmc.c).
  */
 void arch_perf_update_userpage(struct perf_event *event,
 			       struct perf_event_mmap_page *up, u64 now)
 {
 	x86_update_userpage_time(event, up, now);
+	/* The counters' width, in every event's page (as 6.1 gives it). */
+	up->pmc_width = x86_pmu.width;
 	if (is_x86_event(event))
 		x86_rdpmc_update_userpage(event, up);
 }

@@ -389,6 +389,39 @@ TEST(user_page_capabilities)
 }
 
 /*
+ * pmc_width is the width of the CPU's counters in every event's page, a
+ * software event's too (as 6.1 writes it): the same as in a hardware
+ * event's page.
+ */
+TEST(user_page_pmc_width)
+{
+	struct perf_event_attr attr;
+	struct perf_event_mmap_page *hw;
+	struct ring r;
+	int fd, hw_fd;
+
+	memset(&attr, 0, sizeof(attr));
+	attr.size = sizeof(attr);
+	attr.type = PERF_TYPE_HARDWARE;
+	attr.config = PERF_COUNT_HW_INSTRUCTIONS;
+	attr.exclude_kernel = 1;
+	hw_fd = sys_perf_event_open(&attr, 0, -1, -1, 0);
+	if (hw_fd < 0)
+		SKIP(return, "no hardware event: %s", strerror(errno));
+	hw = map_event(hw_fd, 1, PROT_READ, MAP_SHARED);
+	ASSERT_NE(MAP_FAILED, hw);
+	fd = open_mapped(_metadata, &r, 1);
+
+	EXPECT_NE(0, hw->pmc_width);
+	EXPECT_EQ(hw->pmc_width, r.up->pmc_width);
+
+	ring_unmap(&r);
+	close(fd);
+	munmap(hw, page_size());
+	close(hw_fd);
+}
+
+/*
  * time_zero converts the TSC to the perf clock: an event with a clock of
  * its own (use_clockid) does not offer it, but still offers the scaling.
  */
