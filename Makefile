@@ -3,6 +3,8 @@
 #   make run [CMD='...'] [KERNEL=ours|upstream] [PMU=intel|skylake|amd|none]
 #                                                 boot, run CMD or the demo
 #   make check [KERNEL=ours|upstream] [PMU=...]   boot, run KUnit + kselftests
+#                                                 on every flavour (upstream:
+#                                                 the reference, not in CI)
 #   make check-busy [PMU=...]                     overflow-signal tests, both
 #                                                 kernels, on a loaded host
 #   make fuzz [KERNEL=...] [FUZZ_MINUTES=10]      KASAN kernel, trinity on perf

@@ -3,20 +3,21 @@
 # reference), boot it on the emulated PMU named by PMU, run the KUnit
 # suites built into it and the kselftests, and report.
 #
-# For KERNEL=ours it then runs the hardware-PMU kselftests on the other
+# It then runs the hardware-PMU kselftests on the other
 # vendor's flavour and on a CPU without a PMU too (logs:
-# build/ours/console-<flavour>.log), the overflow-signal tests on one
+# build/<kernel>/console-<flavour>.log), the overflow-signal tests on one
 # vCPU of each flavour (console-<flavour>-1cpu.log), the hardware tests
 # on icelake, and with rr and PAPI on the flavours of a CPU model they
 # know (skylake and zen: the model's own events, which rr needs), with
 # KVM's virtual PMU in a nested guest on zen (console-icelake.log,
 # console-skylake.log, console-zen.log), the power and C-state PMUs
 # on goldmontplus, a machine without a hypervisor
-# (console-goldmontplus.log), and
-# checks the emulated PMU itself: the reference kernel, whose x86 driver
-# is the independent judge of the emulation, runs them on each flavour,
-# and the overflow-signal tests on one vCPU (HARNESS_PMU_CHECK=0 leaves
-# all that out).  The last line sums every run.
+# (console-goldmontplus.log); HARNESS_PMU_CHECK=0 leaves all that out.
+# The same on KERNEL=upstream is the reference: 6.1's x86 driver is the
+# independent judge of the emulation, and 6.1 the judge of the tests,
+# which must pass there too (kept out of CI's make check for its time).
+# Only ours is checked against Debian's configuration's callers.  The
+# last line sums every run.
 . "$(dirname "$0")/lib.sh"
 . "$ROOT/harness/report.sh"
 kind=${1:-ours}
@@ -104,41 +105,31 @@ log "booting the $kind kernel (PMU=$PMU)"
 "$ROOT/harness/boot.sh" "$kind" check
 report "$kind" "$kind kernel, PMU=$PMU"
 
-if [ "$kind" = ours ] && [ "${HARNESS_PMU_CHECK:-1}" = 1 ]; then
-	# Our driver on the other vendor's flavour too (its hardware tests).
+if [ "${HARNESS_PMU_CHECK:-1}" = 1 ]; then
+	# The driver on the other vendor's flavour too (its hardware tests).
 	case $PMU in intel) other=amd ;; amd) other=intel ;; *) other= ;; esac
 	if [ -n "$other" ]; then
-		keep_logs ours "$PMU"
-		HARNESS_TESTS=$PMU_TESTS "$ROOT/harness/build.sh" ours
-		log "booting the ours kernel (PMU=$other, hardware tests)"
-		PMU=$other "$ROOT/harness/boot.sh" ours check
-		report ours "ours kernel, PMU=$other, hardware tests"
-		keep_logs ours "$other"
+		keep_logs "$kind" "$PMU"
+		HARNESS_TESTS=$PMU_TESTS "$ROOT/harness/build.sh" "$kind"
+		[ -s "$(out_dir "$kind")/initramfs/tests/list" ] ||
+			{ echo "no hardware-PMU kselftest to run" >&2; exit 1; }
+		log "booting the $kind kernel (PMU=$other, hardware tests)"
+		PMU=$other "$ROOT/harness/boot.sh" "$kind" check
+		report "$kind" "$kind kernel, PMU=$other, hardware tests"
+		keep_logs "$kind" "$other"
 		# ... and with no PMU at all (KUnit, and the tests that skip).
-		log "booting the ours kernel (PMU=none, KUnit and hardware tests)"
-		PMU=none "$ROOT/harness/boot.sh" ours check
-		report ours "ours kernel, PMU=none"
-		keep_logs ours none
+		log "booting the $kind kernel (PMU=none, KUnit and hardware tests)"
+		PMU=none "$ROOT/harness/boot.sh" "$kind" check
+		report "$kind" "$kind kernel, PMU=none"
+		keep_logs "$kind" none
 		# The overflow signals on one vCPU, on both flavours.
-		signals_one_cpu ours intel amd
-		models_and_kvm ours
+		signals_one_cpu "$kind" intel amd
+		models_and_kvm "$kind"
 		for f in console results; do
-			mv "$(out_dir ours)/$f-$PMU.log" "$(out_dir ours)/$f.log"
+			mv "$(out_dir "$kind")/$f-$PMU.log" \
+				"$(out_dir "$kind")/$f.log"
 		done
 	fi
-
-	HARNESS_TESTS=$PMU_TESTS "$ROOT/harness/build.sh" upstream
-	[ -s "$(out_dir upstream)/initramfs/tests/list" ] ||
-		{ echo "no hardware-PMU kselftest to run" >&2; exit 1; }
-	for flavour in intel amd; do
-		log "checking the emulated $flavour PMU with the upstream kernel"
-		PMU=$flavour "$ROOT/harness/boot.sh" upstream check
-		report upstream "emulated $flavour PMU under upstream's driver"
-		keep_logs upstream "$flavour"
-	done
-	# As ours above: on the Intel and AMD flavours' runs.
-	[ -z "$other" ] || signals_one_cpu upstream intel amd
-	[ -z "$other" ] || models_and_kvm upstream
 fi
 report_total
 exit $status

@@ -189,4 +189,12 @@ out_dir() {
 	else echo "$BUILD/$1"; fi
 }
 
-log() { printf '>>> %s\n' "$*" >&2; }
+# Each line says when, in minutes and seconds since the first script
+# of the command started (HARNESS_T0, passed down to the others).
+: "${HARNESS_T0:=$(date +%s)}"
+export HARNESS_T0
+log() {
+	local t=$(($(date +%s) - HARNESS_T0))
+
+	printf '>>> %d:%02d %s\n' $((t / 60)) $((t % 60)) "$*" >&2
+}

@@ -516,9 +516,12 @@ TEST(xmm_registers)
  * adaptive PEBS is, the stack is the record's LBR group (6.1's and
  * ours), else the PMI's read of the LBR.  The test holds whatever
  * MSR_LBR_SELECT 6.1 left (above): a call-stack filter keeps the call.
- * Some stacks may be empty: 6.1 gives up to a fifth of them empty
- * within the whole suite (8 of 39 on icelake; 0 to 2 in a run of this
- * test alone), ours 0 or 1; most must not be.
+ * Some stacks may be empty.  Ours gives 0 or 1 of some 40, and most
+ * must not be; 6.1's count varies from run to run, 0 to 2 in a run of
+ * this test alone, 8 of 39 within the whole suite on an idle host, 33 of
+ * 39 in a CI run on a loaded one, so on 6.1 only the stacks it gives
+ * are checked (a stricter promise of ours, Documentation/core-api/
+ * perf_event_design.rst).
  */
 TEST(branch_stack)
 {
@@ -561,7 +564,11 @@ TEST(branch_stack)
 	}
 	samples_free(&run.ss);
 	EXPECT_LT(10, checked);
-	EXPECT_LT(checked / 2, checked - empty) {
+	if (ours_kernel()) {
+		EXPECT_LT(checked / 2, checked - empty) {
+			TH_LOG("%d of %d stacks empty", empty, checked);
+		}
+	} else {
 		TH_LOG("%d of %d stacks empty", empty, checked);
 	}
 	EXPECT_EQ(checked - empty, led);
