@@ -474,13 +474,12 @@ static void __init cstate_probe(struct cstate_pmu *cp,
 	}
 }
 
-static void cstate_unregister(void)
+/* Unregister those in use of the first @n cstate PMUs. */
+static void cstate_unregister(unsigned int n)
 {
-	unsigned int i;
-
-	for (i = 0; i < ARRAY_SIZE(cstate_pmus); i++) {
-		if (cstate_pmu_used(&cstate_pmus[i]))
-			perf_pmu_unregister(&cstate_pmus[i].pmu);
+	while (n--) {
+		if (cstate_pmu_used(&cstate_pmus[n]))
+			perf_pmu_unregister(&cstate_pmus[n].pmu);
 	}
 }
 
@@ -526,10 +525,7 @@ static int __init cstate_pmu_init(void)
 		ret = perf_pmu_register(&cp->pmu, cp->name, -1);
 		if (ret) {
 			pr_info("cannot register %s: %d\n", cp->name, ret);
-			while (i--) {
-				if (cstate_pmu_used(&cstate_pmus[i]))
-					perf_pmu_unregister(&cstate_pmus[i].pmu);
-			}
+			cstate_unregister(i);
 			cpuhp_remove_state(CPUHP_AP_PERF_X86_CSTATE_ONLINE);
 			return ret;
 		}
@@ -541,7 +537,7 @@ module_init(cstate_pmu_init);
 static void __exit cstate_pmu_exit(void)
 {
 	cpuhp_remove_state_nocalls(CPUHP_AP_PERF_X86_CSTATE_ONLINE);
-	cstate_unregister();
+	cstate_unregister(ARRAY_SIZE(cstate_pmus));
 }
 module_exit(cstate_pmu_exit);
 

@@ -80,6 +80,28 @@ static inline int perf_open_errno(struct perf_event_attr *attr, pid_t pid,
 }
 
 /*
+ * What a PMU of CPU-wide counters (RAPL's energy, the C-state
+ * residencies) refuses with EINVAL of @attr, an event it opens on CPU 0:
+ * the event on this task (with a CPU or without), sampling, and
+ * excluding the kernel or user space.
+ */
+#define EXPECT_CPU_COUNTER_REFUSALS(attr) do {				\
+	const struct perf_event_attr __good = *(attr);			\
+	struct perf_event_attr __a = __good;				\
+									\
+	EXPECT_EQ(EINVAL, perf_open_errno(&__a, 0, -1));		\
+	EXPECT_EQ(EINVAL, perf_open_errno(&__a, 0, 0));			\
+	__a.sample_period = 1000;					\
+	EXPECT_EQ(EINVAL, perf_open_errno(&__a, -1, 0));		\
+	__a = __good;							\
+	__a.exclude_kernel = 1;						\
+	EXPECT_EQ(EINVAL, perf_open_errno(&__a, -1, 0));		\
+	__a = __good;							\
+	__a.exclude_user = 1;						\
+	EXPECT_EQ(EINVAL, perf_open_errno(&__a, -1, 0));		\
+} while (0)
+
+/*
  * Are we on our kernel rather than the 6.1 reference, for the few checks
  * of documented extensions?  Our test kernels have the perf_test PMU.
  */
