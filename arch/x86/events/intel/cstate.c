@@ -62,6 +62,7 @@ struct cstate_counter {
  * @pmu: the PMU
  * @name: its name in sysfs (the package's may become cstate_die)
  * @scope: the CPUs that share the counters with a CPU
+ * @event_caps: what its events add to perf_event::event_caps
  * @counters: the counters, by attr.config
  * @nr: how many
  * @readers: one CPU on line per core (package, die) with any: the CPUs
@@ -71,6 +72,7 @@ struct cstate_pmu {
 	struct pmu			pmu;
 	const char			*name;
 	const struct cpumask		*(*scope)(int cpu);
+	unsigned int			event_caps;
 	struct cstate_counter		*counters;
 	unsigned int			nr;
 	cpumask_t			readers;
@@ -200,7 +202,10 @@ static u64 cstate_read_msr(struct perf_event *event)
 	return val;
 }
 
-/* On the reader, with interrupts off. */
+/*
+ * With the event's context locked: on the reader, or for a die's counter
+ * on any CPU of the die (PERF_EV_CAP_READ_ACTIVE_PKG).
+ */
 static void cstate_event_update(struct perf_event *event)
 {
 	u64 now = cstate_read_msr(event);
@@ -266,6 +271,7 @@ static int cstate_event_init(struct perf_event *event)
 	if (reader >= nr_cpu_ids)
 		return -ENODEV;
 	event->cpu = reader;
+	event->event_caps |= cp->event_caps;
 	event->hw.event_base = cp->counters[config].msr;
 	event->hw.config = config;
 	event->hw.idx = -1;
@@ -307,6 +313,7 @@ static struct cstate_pmu cstate_pmus[] = {
 		.pmu.attr_groups = cstate_pkg_groups,
 		.name		= "cstate_pkg",
 		.scope		= cstate_die_scope,
+		.event_caps	= PERF_EV_CAP_READ_ACTIVE_PKG,
 		.counters	= cstate_pkg_counters,
 		.nr		= ARRAY_SIZE(cstate_pkg_counters),
 	},

@@ -220,6 +220,92 @@ TEST_F(power, any_cpu_of_the_die)
 }
 
 /*
+ * Read from each CPU in turn, the event on CPU 0's die: the count and
+ * the times never go back, and the times go on (ours reads a die's
+ * counter where the reading task runs, 6.1 on the event's CPU, where
+ * both kernels read it from a CPU of the die).
+ */
+TEST_F(power, read_from_each_cpu)
+{
+	int cpus[8], n, i, round, fd;
+	struct value_times prev = {}, v;
+
+	if (self->skip)
+		SKIP(return, "%s", self->skip);
+	n = allowed_cpus(cpus, ARRAY_SIZE(cpus));
+	ASSERT_LT(0, n);
+	fd = power_open(ENERGY_PKG, -1, 0);
+	ASSERT_GE(fd, 0);
+	for (round = 0; round < 3; round++) {
+		for (i = 0; i < n; i++) {
+			ASSERT_EQ(0, pin_to_cpu(cpus[i]));
+			sleep_ms(5);
+			ASSERT_EQ(0, read_value_times(fd, &v));
+			EXPECT_LE(prev.value, v.value);
+			EXPECT_LT(prev.enabled, v.enabled)
+				TH_LOG("CPU %d, round %d", cpus[i], round);
+			EXPECT_EQ(v.enabled, v.running);
+			prev = v;
+		}
+	}
+	EXPECT_LT(0, prev.value);
+	close(fd);
+}
+
+/*
+ * The function-call interrupts the first online CPU took (the CAL line
+ * of /proc/interrupts, its first column), or -1.
+ */
+static long first_cpu_call_interrupts(void)
+{
+	char line[4096], *p;
+	long n = -1;
+	FILE *f = fopen("/proc/interrupts", "r");
+
+	if (!f)
+		return -1;
+	while (fgets(line, sizeof(line), f)) {
+		p = line + strspn(line, " ");
+		if (!strncmp(p, "CAL:", 4)) {
+			n = strtol(p + 4, NULL, 10);
+			break;
+		}
+	}
+	fclose(f);
+	return n;
+}
+
+/*
+ * A read from another CPU of the die needs no interrupt of the event's
+ * CPU: 200 reads on CPU 1 of an event on CPU 0 cost CPU 0 fewer than 100
+ * function-call interrupts (6.1's PERF_EV_CAP_READ_ACTIVE_PKG, and
+ * ours).
+ */
+TEST_F(power, read_from_the_die_sends_no_ipi)
+{
+	struct value_times v;
+	long before, after;
+	int fd, i;
+
+	if (self->skip)
+		SKIP(return, "%s", self->skip);
+	if (sysconf(_SC_NPROCESSORS_ONLN) < 2 || pin_to_cpu(1))
+		SKIP(return, "no CPU 1 to read from");
+	before = first_cpu_call_interrupts();
+	if (before < 0)
+		SKIP(return, "no CAL line in /proc/interrupts");
+	fd = power_open(ENERGY_PKG, -1, 0);
+	ASSERT_GE(fd, 0);
+	before = first_cpu_call_interrupts();
+	for (i = 0; i < 200; i++)
+		ASSERT_EQ(0, read_value_times(fd, &v));
+	after = first_cpu_call_interrupts();
+	EXPECT_GT(100, after - before);
+	EXPECT_LT(0, v.enabled);
+	close(fd);
+}
+
+/*
  * Taking the reader off line moves its events to another CPU of the
  * die: the cpumask names it, and the event keeps its count and goes on
  * counting (an event left on the CPU that went would stand still).
