@@ -387,14 +387,6 @@ enum perf_event_state {
 
 /* perf_event::event_caps */
 #define PERF_EV_CAP_SOFTWARE	BIT(0)	/* counted by the kernel itself */
-/*
- * A CPU's event that counts for the CPU's whole package (its die, where a
- * package has several), and reads the same on each of its CPUs while it
- * is active: a read from such a CPU needs no IPI.  The PMU's read then
- * runs on any CPU of the die, with the event's context locked, while its
- * own CPU may be in the PMU's other callbacks.
- */
-#define PERF_EV_CAP_READ_ACTIVE_PKG	BIT(1)
 
 /**
  * struct perf_event - one performance event

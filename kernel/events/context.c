@@ -30,7 +30,6 @@
 #include <linux/sched/clock.h>
 #include <linux/slab.h>
 #include <linux/smp.h>
-#include <linux/topology.h>
 
 #include "internal.h"
 
@@ -920,60 +919,6 @@ static bool perf_ctx_call_off(struct perf_event_context *ctx,
  */
 void perf_event_call(struct perf_event *event, perf_event_fn func, void *data)
 {
-	perf_ctx_call(event->ctx, event, func, data);
-}
-
-/*
- * A read of an active event of a CPU's context whose PMU counts for the
- * whole die (PERF_EV_CAP_READ_ACTIVE_PKG), from another CPU of that die:
- * run @func here, the count pulled from the PMU first.  Only where this
- * CPU's clock is past the context's timestamp (the context clock must not
- * go back), and with no cgroup event anywhere (the cgroup clocks of a
- * CPU are advanced on that CPU).  Return true if @func ran.
- */
-static bool perf_ctx_call_in_die(struct perf_event *event,
-				 perf_event_fn func, void *data)
-{
-	struct perf_event_context *ctx = event->ctx;
-	unsigned long flags;
-	int here, there;
-	bool done = false;
-
-	raw_spin_lock_irqsave(&ctx->lock, flags);
-	here = smp_processor_id();
-	there = event->oncpu;
-	if (event->state == PERF_EVENT_STATE_ACTIVE && there >= 0 &&
-	    there != here &&
-	    topology_logical_die_id(there) == topology_logical_die_id(here) &&
-	    perf_clock() > ctx->timestamp) {
-		ctx_update_time(ctx);
-		event->pmu->read(event);
-		func(event, ctx, data);
-		done = true;
-	}
-	raw_spin_unlock_irqrestore(&ctx->lock, flags);
-	return done;
-}
-
-/**
- * perf_event_call_read - run a read of @event with its context locked
- * @event: the event
- * @func: the read, as for perf_event_call()
- * @data: its argument
- *
- * As perf_event_call(), but an event that reads the same on every CPU of
- * its die (PERF_EV_CAP_READ_ACTIVE_PKG) is read here when this CPU is one
- * of them: no IPI to the CPU that carries it.  @func must only read, and
- * must leave pulling @event's count from its PMU to this function (the
- * count of an event of another CPU is not pulled by ctx_sync_event()).
- */
-void perf_event_call_read(struct perf_event *event, perf_event_fn func,
-			  void *data)
-{
-	if ((event->event_caps & PERF_EV_CAP_READ_ACTIVE_PKG) &&
-	    !event->ctx->task && !perf_cgroup_enabled() &&
-	    perf_ctx_call_in_die(event, func, data))
-		return;
 	perf_ctx_call(event->ctx, event, func, data);
 }
 

@@ -132,8 +132,6 @@ typedef void (*perf_event_fn)(struct perf_event *event,
 			      struct perf_event_context *ctx, void *data);
 void perf_event_call(struct perf_event *event, perf_event_fn func,
 		     void *data);
-void perf_event_call_read(struct perf_event *event, perf_event_fn func,
-			  void *data);
 
 /* inherit.c */
 struct perf_inherit_sum {

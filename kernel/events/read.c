@@ -246,10 +246,7 @@ ssize_t perf_read(struct file *file, char __user *ubuf, size_t count,
 	}
 	buf.pos = values;
 	buf.end = values + size / sizeof(u64);
-	if (event->attr.read_format & PERF_FORMAT_GROUP)
-		perf_event_call(event, perf_read_fill, &buf);
-	else
-		perf_event_call_read(event, perf_read_fill, &buf);
+	perf_event_call(event, perf_read_fill, &buf);
 	if (buf.pos < buf.end)
 		memset(buf.pos, 0, (buf.end - buf.pos) * sizeof(u64));
 	perf_read_add_children(event, values);

@@ -239,10 +239,9 @@ static u64 rapl_counter_read(struct rapl_counter *c)
 
 /*
  * Add what the counter moved on since the last update to the count, in
- * 2^-32 J.  On the reader with interrupts off (start, stop), or under
- * die->lock (the timer; a read, which may come from any CPU of the die:
- * PERF_EV_CAP_READ_ACTIVE_PKG); the cmpxchg keeps an update that an
- * interrupting one overtook from adding an increment twice.
+ * 2^-32 J.  On the reader, with interrupts off or from its read; the
+ * cmpxchg keeps an update that an interrupting one overtook from adding
+ * an increment twice.
  */
 static void rapl_event_update(struct perf_event *event)
 {
@@ -331,14 +330,8 @@ static void rapl_event_del(struct perf_event *event, int flags)
 
 static void rapl_event_read(struct perf_event *event)
 {
-	struct rapl_die *die = event->pmu_private;
-	unsigned long flags;
-
-	if (event->hw.state & PERF_HES_STOPPED)
-		return;
-	raw_spin_lock_irqsave(&die->lock, flags);
-	rapl_event_update(event);
-	raw_spin_unlock_irqrestore(&die->lock, flags);
+	if (!(event->hw.state & PERF_HES_STOPPED))
+		rapl_event_update(event);
 }
 
 static int rapl_event_init(struct perf_event *event)
@@ -368,8 +361,6 @@ static int rapl_event_init(struct perf_event *event)
 	event->cpu = die->cpu;
 	event->pmu_private = die;
 	event->hw.idx = config;
-	/* The die's counter: any CPU of the die reads it, without an IPI. */
-	event->event_caps |= PERF_EV_CAP_READ_ACTIVE_PKG;
 	return 0;
 }
 

@@ -62,7 +62,6 @@ struct cstate_counter {
  * @pmu: the PMU
  * @name: its name in sysfs (the package's may become cstate_die)
  * @scope: the CPUs that share the counters with a CPU
- * @event_caps: what its events add to perf_event::event_caps
  * @counters: the counters, by attr.config
  * @nr: how many
  * @readers: one CPU on line per core (package, die) with any: the CPUs
@@ -72,7 +71,6 @@ struct cstate_pmu {
 	struct pmu			pmu;
 	const char			*name;
 	const struct cpumask		*(*scope)(int cpu);
-	unsigned int			event_caps;
 	struct cstate_counter		*counters;
 	unsigned int			nr;
 	cpumask_t			readers;
@@ -202,10 +200,7 @@ static u64 cstate_read_msr(struct perf_event *event)
 	return val;
 }
 
-/*
- * With the event's context locked: on the reader, or for a die's counter
- * on any CPU of the die (PERF_EV_CAP_READ_ACTIVE_PKG).
- */
+/* On the reader, with interrupts off. */
 static void cstate_event_update(struct perf_event *event)
 {
 	u64 now = cstate_read_msr(event);
@@ -271,7 +266,6 @@ static int cstate_event_init(struct perf_event *event)
 	if (reader >= nr_cpu_ids)
 		return -ENODEV;
 	event->cpu = reader;
-	event->event_caps |= cp->event_caps;
 	event->hw.event_base = cp->counters[config].msr;
 	event->hw.config = config;
 	event->hw.idx = -1;
@@ -313,7 +307,6 @@ static struct cstate_pmu cstate_pmus[] = {
 		.pmu.attr_groups = cstate_pkg_groups,
 		.name		= "cstate_pkg",
 		.scope		= cstate_die_scope,
-		.event_caps	= PERF_EV_CAP_READ_ACTIVE_PKG,
 		.counters	= cstate_pkg_counters,
 		.nr		= ARRAY_SIZE(cstate_pkg_counters),
 	},
