@@ -264,6 +264,29 @@ void perf_event_put(struct perf_event *event)
 		perf_event_free(event);
 }
 
+/* Counted by the kernel, or a breakpoint: joins any group, as in 6.1. */
+static bool perf_event_soft(struct perf_event *event)
+{
+	return is_software_event(event) ||
+	       event->attr.type == PERF_TYPE_BREAKPOINT;
+}
+
+/*
+ * May @a and @b be in one group?  A PMU that counts per CPU only
+ * (perf_invalid_context: RAPL's, the C-states', the uncore's) groups its
+ * own events with software ones alone: 6.1 gives each such PMU a context
+ * of its own, which a group cannot span.
+ */
+static bool perf_events_may_group(struct perf_event *a, struct perf_event *b)
+{
+	if (a->pmu == b->pmu)
+		return true;
+	if (a->pmu->task_ctx_nr != perf_invalid_context &&
+	    b->pmu->task_ctx_nr != perf_invalid_context)
+		return true;
+	return perf_event_soft(a) || perf_event_soft(b);
+}
+
 /**
  * perf_event_check_group - may @event join the group of @leader?
  * @leader: the proposed group leader
@@ -303,6 +326,27 @@ int perf_event_check_group(struct perf_event *leader,
 	if (leader->state <= PERF_EVENT_STATE_EXIT)
 		return perf_refuse(-EINVAL, "group_fd: leader's task exited", 0);
 	return 0;
+}
+
+/**
+ * perf_group_pmus_fit - may @event's PMU join the PMUs of @leader's group?
+ * @leader: the group leader; its context's mutex is held
+ * @event: the new member
+ *
+ * Return: false if a member's PMU or @event's counts per CPU only and the
+ * other is neither the same PMU nor software (perf_events_may_group()).
+ */
+bool perf_group_pmus_fit(struct perf_event *leader, struct perf_event *event)
+{
+	struct perf_event *sibling;
+
+	if (!perf_events_may_group(leader, event))
+		return false;
+	for_each_sibling_event(sibling, leader) {
+		if (!perf_events_may_group(sibling, event))
+			return false;
+	}
+	return true;
 }
 
 /**

@@ -63,6 +63,7 @@ void perf_event_put(struct perf_event *event);
 int perf_event_check_group(struct perf_event *leader,
 			   struct perf_event *event,
 			   struct perf_event_context *ctx);
+bool perf_group_pmus_fit(struct perf_event *leader, struct perf_event *event);
 
 /* pmu.c, sysfs.c */
 void perf_pmus_sysfs_start(void);

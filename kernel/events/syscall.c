@@ -355,6 +355,9 @@ static struct file *perf_open_event(struct perf_event_attr *attr,
 	else if (group_leader && READ_ONCE(group_leader->ctx) != ctx)
 		/* Its PMU moved it to another CPU meanwhile. */
 		ret = perf_refuse(-EINVAL, "group_fd: leader moved CPU", 0);
+	else if (group_leader && !perf_group_pmus_fit(group_leader, event))
+		ret = perf_refuse(-EINVAL, "group_fd: PMUs that cannot group",
+				  event->pmu->type);
 	else if (group_leader && !perf_group_read_fits(group_leader, event))
 		ret = perf_refuse(-E2BIG, "read_format: group read above 16 KiB",
 				  group_leader->nr_siblings + 2);

@@ -219,6 +219,70 @@ TEST_F(power, any_cpu_of_the_die)
 	close(fd);
 }
 
+/* Open @attr on CPU 0 in the group of @group_fd: its fd, or -errno. */
+static int open_in(struct perf_event_attr *attr, int group_fd)
+{
+	int fd = sys_perf_event_open(attr, -1, 0, group_fd, 0);
+
+	return fd < 0 ? -errno : fd;
+}
+
+/*
+ * A group holds the power PMU's events with software ones and
+ * breakpoints only (6.1 gives a PMU that counts per CPU only a context
+ * of its own, which a group cannot span): with a hardware leader or
+ * member, EINVAL; a software group takes a power event.
+ */
+TEST_F(power, groups)
+{
+	struct perf_event_attr pkg, hw, sw;
+	int leader, fd;
+
+	if (self->skip)
+		SKIP(return, "%s", self->skip);
+	power_attr(&pkg, ENERGY_PKG);
+	memset(&hw, 0, sizeof(hw));
+	hw.size = sizeof(hw);
+	hw.type = PERF_TYPE_HARDWARE;
+	hw.config = PERF_COUNT_HW_INSTRUCTIONS;
+	sw = hw;
+	sw.type = PERF_TYPE_SOFTWARE;
+	sw.config = PERF_COUNT_SW_CPU_CLOCK;
+
+	/* A power leader: more power events and software ones, no other. */
+	leader = open_in(&pkg, -1);
+	ASSERT_LE(0, leader);
+	fd = open_in(&pkg, leader);
+	EXPECT_LE(0, fd);
+	close(fd);
+	fd = open_in(&sw, leader);
+	EXPECT_LE(0, fd);
+	close(fd);
+	fd = open_in(&hw, -1);
+	if (fd >= 0) {
+		close(fd);
+		EXPECT_EQ(-EINVAL, open_in(&hw, leader));
+	}
+	close(leader);
+
+	/* A hardware leader takes no power event. */
+	leader = open_in(&hw, -1);
+	if (leader >= 0) {
+		EXPECT_EQ(-EINVAL, open_in(&pkg, leader));
+		close(leader);
+	}
+
+	/* A software group takes one, and then no hardware event. */
+	leader = open_in(&sw, -1);
+	ASSERT_LE(0, leader);
+	fd = open_in(&pkg, leader);
+	EXPECT_LE(0, fd);
+	if (open_in(&hw, -1) >= 0)
+		EXPECT_EQ(-EINVAL, open_in(&hw, leader));
+	close(fd);
+	close(leader);
+}
+
 /*
  * Read from each CPU in turn, the event on CPU 0's die: the count and
  * the times never go back, and the times go on (6.1 reads a die's
