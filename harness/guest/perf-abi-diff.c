@@ -3721,8 +3721,9 @@ static void fam_hw(void)
  * The PMUs of a package, die or core (RAPL's power, the C-state
  * residency PMUs): each config up to past the last, on CPU 0 and CPU 1
  * (which counts on its die's reader), as task events, sampling, each
- * exclude_* bit, the flags a counting event may have, as nobody, and
- * the ioctls and mmap on one that opened.
+ * exclude_* bit, the flags a counting event may have, in a hardware and
+ * a software leader's group, as nobody, and the ioctls and mmap on one
+ * that opened.
  */
 static void pkg_spec(struct spec *s, const char *pmu, u64 config)
 {
@@ -3805,6 +3806,15 @@ static void fam_pkg(void)
 			case 3: s.attr.enable_on_exec = 1; break;
 			case 4: s.attr.read_format = 0xf; break;
 			}
+			run(&s);
+		}
+		/* A member of a hardware leader's group, a software one's. */
+		for (i = 0; i < 2; i++) {
+			pkg_spec(&s, names[p], good);
+			s.group = G_LEADER;
+			s.ld.kind = i ? K_SW_COUNT : K_HW;
+			s.ld.pid = P_ANY;
+			s.ld.cpu = 0;
 			run(&s);
 		}
 		pkg_spec(&s, names[p], good);
