@@ -58,7 +58,9 @@ qemu_configure() {
 #   amd      AMD core counters (6) with PerfMonV2, on QEMU's max model
 #   zen      the same counters on an AMD family 17h (Zen 1): 6.1's KVM
 #            selftests of the virtual PMU want Zen; make check runs
-#            those there
+#            those there.  With IBS (ibs=on, harness/qemu/0041, 0042):
+#            CPUID 0x8000001B EAX 0xff (fetch and op sampling), IBSCTL
+#            naming extended LVT offset 0
 #   none     no PMU, as on Debian's QEMU
 # The families of models (make models runs each):
 #   core     Core Duo/Solo (Yonah, 0x0e): v1, 2 gp, 40 bits
@@ -129,7 +131,7 @@ pmu_cpu() {
 	intel) echo "$i,model=48,stepping=1" ;;
 	skylake) echo "$i,model=94,stepping=3,$(pmu_lbr 32 5),pmu-pebs=on,$rapl_skl" ;;
 	amd) echo "$a,$v2" ;;
-	zen) echo "$a,family=23,model=1,stepping=1,$v2,$rapl_amd" ;;
+	zen) echo "$a,family=23,model=1,stepping=1,$v2,$rapl_amd,ibs=on" ;;
 	none) echo "max,pmu=off" ;;
 	core) echo "$i,model=14,stepping=8,pmu-version=1,pmu-gp-counters=2,pmu-width=40,$nofw" ;;
 	core2) echo "$i,model=23,stepping=10,pmu-version=2,pmu-gp-counters=2,pmu-width=40,$nofw,$(pmu_lbr 4 1),$lbr_core2,pmu-lbr-select=off" ;;
