@@ -283,7 +283,8 @@ struct hw_perf_event {
  * @hrtimer_interval_ms: how often its events are rotated when multiplexed
  * @mux: per-CPU rotation timers (kernel/events/rotate.c)
  * @event_init: claim and set up a new event: 0, -ENOENT if it is not
- *	this PMU's, another error if it is but cannot be had
+ *	this PMU's (having set attr.type to another PMU's type: passed on
+ *	to that PMU), another error if it is but cannot be had
  * @add: put an event on the PMU of this CPU (interrupts off)
  * @del: take it off again
  * @start: resume counting without giving the counter up

@@ -188,9 +188,34 @@ static int perf_pmu_try(struct pmu *pmu, struct perf_event *event)
 	return ret;
 }
 
+/*
+ * Offer @event to @pmu; if @pmu passes it on, to the PMU it names.  A
+ * PMU passes an event on by setting attr.type to the other PMU's type
+ * and returning -ENOENT from its event_init (AMD's precise cycles go to
+ * the ibs_op PMU so), as 6.1 lets it.  Once: the other PMU's answer is
+ * final.
+ */
+static int perf_pmu_try_passed(struct pmu *pmu, struct perf_event *event)
+{
+	u32 type = event->attr.type;
+	struct pmu *to;
+	int ret;
+
+	ret = perf_pmu_try(pmu, event);
+	if (ret != -ENOENT || event->attr.type == type)
+		return ret;
+	to = perf_pmu_find(event->attr.type);
+	if (!to || to == pmu)
+		return perf_refuse(-ENOENT, "type: passed on to no PMU",
+				   event->attr.type);
+	return perf_pmu_try(to, event);
+}
+
 /**
  * perf_pmu_init_event - find the PMU for a new event and let it set it up
  * @event: the event, with its attributes in place
+ *
+ * A PMU may pass the event on to another (perf_pmu_try_passed()).
  *
  * Return: 0 with event->pmu set; -ENOENT when no PMU knows the type or
  * config; another error from the PMU that claimed the event, or for what
@@ -236,7 +261,7 @@ int perf_pmu_init_event(struct perf_event *event)
 			goto unlock;
 		}
 		if (pmu) {
-			ret = perf_pmu_try(pmu, event);
+			ret = perf_pmu_try_passed(pmu, event);
 			goto out;
 		}
 		type = event->attr.type;
@@ -244,7 +269,7 @@ int perf_pmu_init_event(struct perf_event *event)
 
 	pmu = perf_pmu_find(type);
 	if (pmu) {
-		ret = perf_pmu_try(pmu, event);
+		ret = perf_pmu_try_passed(pmu, event);
 		goto out;
 	}
 
@@ -262,7 +287,7 @@ int perf_pmu_init_event(struct perf_event *event)
 	if (!named) {
 		cpu_pmu = perf_pmu_find(PERF_TYPE_RAW);
 		if (cpu_pmu) {
-			ret = perf_pmu_try(cpu_pmu, event);
+			ret = perf_pmu_try_passed(cpu_pmu, event);
 			if (ret != -ENOENT)
 				goto out;
 		}
@@ -271,7 +296,7 @@ int perf_pmu_init_event(struct perf_event *event)
 				srcu_read_lock_held(&pmus_srcu)) {
 		if (pmu == cpu_pmu)
 			continue;
-		ret = perf_pmu_try(pmu, event);
+		ret = perf_pmu_try_passed(pmu, event);
 		if (ret != -ENOENT)
 			break;
 	}

@@ -39,6 +39,7 @@ struct test_pmu {
 	bool		registered;
 	int		ret;		/* what event_init returns */
 	bool		generic;	/* take PERF_TYPE_HARDWARE/HW_CACHE */
+	u32		pass_to;	/* pass its events on to this type */
 	int		init_calls;
 	int		destroy_calls;
 	int		enable_calls;
@@ -71,6 +72,10 @@ static int test_pmu_event_init(struct perf_event *event)
 		if (!tp->generic || event->attr.config != TEST_HW_CONFIG)
 			return -ENOENT;
 	} else if (event->attr.type != tp->pmu.type) {
+		return -ENOENT;
+	}
+	if (tp->pass_to) {
+		event->attr.type = tp->pass_to;
 		return -ENOENT;
 	}
 	if (tp->ret)
@@ -413,6 +418,57 @@ static void perf_pmu_unregister_forgets(struct kunit *test)
 }
 
 /*
+ * A PMU passes an event on by naming another PMU's type and saying
+ * -ENOENT: the other PMU's answer is final, and there is no second pass.
+ */
+static void perf_pmu_init_event_passed(struct kunit *test)
+{
+	struct test_pmu *a = get_test_pmu(test, 0);
+	struct test_pmu *b = get_test_pmu(test, 1);
+	struct perf_event *event;
+
+	event = test_event(test, 0, 0);
+	KUNIT_ASSERT_NOT_NULL(test, event);
+	if (!test_pmu_register_ok(test, a, "kunit_a", -1))
+		return;
+	if (!test_pmu_register_ok(test, b, "kunit_b", -1))
+		return;
+
+	a->pass_to = b->pmu.type;
+	event->attr.type = a->pmu.type;
+	expect_init_by(test, event, &b->pmu);
+	KUNIT_EXPECT_EQ(test, event->attr.type, b->pmu.type);
+	KUNIT_EXPECT_EQ(test, a->init_calls, 1);
+	KUNIT_EXPECT_EQ(test, b->init_calls, 1);
+	KUNIT_EXPECT_EQ(test, a->destroy_calls, 0);
+
+	/* What the other PMU refuses stays refused. */
+	b->ret = -EINVAL;
+	event->attr.type = a->pmu.type;
+	KUNIT_EXPECT_EQ(test, perf_pmu_init_event(event), -EINVAL);
+	KUNIT_EXPECT_NULL(test, event->pmu);
+	KUNIT_EXPECT_EQ(test, b->init_calls, 2);
+
+	/* Passed back: not asked again. */
+	b->ret = 0;
+	b->pass_to = a->pmu.type;
+	event->attr.type = a->pmu.type;
+	KUNIT_EXPECT_EQ(test, perf_pmu_init_event(event), -ENOENT);
+	KUNIT_EXPECT_EQ(test, a->init_calls, 3);
+	KUNIT_EXPECT_EQ(test, b->init_calls, 3);
+
+	/* Passed to a type nobody has, or to itself. */
+	a->pass_to = UNUSED_TYPE;
+	event->attr.type = a->pmu.type;
+	KUNIT_EXPECT_EQ(test, perf_pmu_init_event(event), -ENOENT);
+	a->pass_to = a->pmu.type;
+	event->attr.type = a->pmu.type;
+	KUNIT_EXPECT_EQ(test, perf_pmu_init_event(event), -ENOENT);
+	KUNIT_EXPECT_EQ(test, a->init_calls, 5);
+	KUNIT_EXPECT_EQ(test, b->init_calls, 3);
+}
+
+/*
  * PERF_TYPE_HARDWARE and PERF_TYPE_HW_CACHE go to every PMU in turn until
  * one takes the event; a PMU that does not know a config says -ENOENT.
  */
@@ -637,6 +693,7 @@ static struct kunit_case perf_pmu_cases[] = {
 	KUNIT_CASE(perf_pmu_register_dynamic),
 	KUNIT_CASE(perf_pmu_init_event_by_type),
 	KUNIT_CASE(perf_pmu_init_event_errors),
+	KUNIT_CASE(perf_pmu_init_event_passed),
 	KUNIT_CASE(perf_pmu_init_event_unknown),
 	KUNIT_CASE(perf_pmu_register_busy),
 	KUNIT_CASE(perf_pmu_unregister_forgets),
