@@ -13,12 +13,14 @@
  *
  * Events: the generic map and cache map of the CPU's family, as data
  * (struct amd_model, model.h): families 17h and later (Zen, and Hygon's
- * 18h) in zen.c, the families before in k8.c.
+ * 18h) in zen.c, the families before in k8.c.  Precise events are
+ * Instruction-Based Sampling's (ibs.c).
  */
 #include <linux/cpufeature.h>
 #include <linux/init.h>
 #include <linux/perf_event.h>
 #include <asm/msr.h>
+#include <asm/perf_event.h>
 
 #include "model.h"
 
@@ -188,6 +190,9 @@ static int amd_hw_config(struct perf_event *event)
 	struct perf_event_attr *attr = &event->attr;
 	int ret;
 
+	/* No precise mode of their own: IBS samples precisely. */
+	if (attr->precise_ip && get_ibs_caps())
+		return forward_event_to_ibs(event);
 	/* No branch sampling here. */
 	if (attr->sample_type & PERF_SAMPLE_BRANCH_STACK)
 		return perf_refuse(-EOPNOTSUPP,

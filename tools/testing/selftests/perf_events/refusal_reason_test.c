@@ -577,11 +577,66 @@ static int hw_precise_ip(void)
 
 	read_int_file("/sys/bus/event_source/devices/cpu/caps/max_precise",
 		      &max);
+	/* With IBS, AMD's precise events are its (ENOENT but cycles). */
 	if (!hw_attr(&a, PERF_TYPE_HARDWARE, PERF_COUNT_HW_INSTRUCTIONS) ||
-	    max > 0)
+	    max > 0 || pmu_type("ibs_op") >= 0)
 		return NOT_HERE;
 	a.sample_period = 100003;
 	a.precise_ip = 1;
+	return open_self(&a);
+}
+
+/* --- AMD's IBS (skipped without it) --- */
+
+static bool ibs_attr(struct perf_event_attr *a, __u64 config, __u64 period)
+{
+	if (pmu_type("ibs_op") < 0)
+		return false;
+	*a = base();
+	a->type = pmu_type("ibs_op");
+	a->config = config;
+	a->sample_period = period;
+	return true;
+}
+
+/* precise_ip 3: IBS has 1 and 2. */
+static int ibs_precise_3(void)
+{
+	struct perf_event_attr a;
+
+	if (!ibs_attr(&a, 0, 0))
+		return NOT_HERE;
+	a.type = PERF_TYPE_HARDWARE;
+	a.config = PERF_COUNT_HW_CPU_CYCLES;
+	a.sample_period = 100003;
+	a.precise_ip = 3;
+	return open_self(&a);
+}
+
+static int ibs_config_bits(void)
+{
+	struct perf_event_attr a;
+
+	if (!ibs_attr(&a, 1ULL << 63, 0x10000))
+		return NOT_HERE;
+	return open_self(&a);
+}
+
+static int ibs_count_and_period(void)
+{
+	struct perf_event_attr a;
+
+	if (!ibs_attr(&a, 0x1000, 0x10000))
+		return NOT_HERE;
+	return open_self(&a);
+}
+
+static int ibs_counting(void)
+{
+	struct perf_event_attr a;
+
+	if (!ibs_attr(&a, 0, 0))
+		return NOT_HERE;
 	return open_self(&a);
 }
 
@@ -1523,6 +1578,30 @@ FIXTURE_VARIANT_ADD(refused, hw_precise_ip) {
 	.provoke = hw_precise_ip,
 	.err = EOPNOTSUPP,
 	.reason = "precise_ip: above caps/max_precise",
+};
+
+FIXTURE_VARIANT_ADD(refused, ibs_precise_3) {
+	.provoke = ibs_precise_3,
+	.err = EOPNOTSUPP,
+	.reason = "precise_ip: IBS takes 1 and 2",
+};
+
+FIXTURE_VARIANT_ADD(refused, ibs_config_bits) {
+	.provoke = ibs_config_bits,
+	.err = EINVAL,
+	.reason = "config: bits IBS does not have",
+};
+
+FIXTURE_VARIANT_ADD(refused, ibs_count_and_period) {
+	.provoke = ibs_count_and_period,
+	.err = EINVAL,
+	.reason = "config: a maximum count beside a sample period",
+};
+
+FIXTURE_VARIANT_ADD(refused, ibs_counting) {
+	.provoke = ibs_counting,
+	.err = EINVAL,
+	.reason = "sample_period: IBS only samples",
 };
 
 FIXTURE_VARIANT_ADD(refused, hw_xmm_regs) {
