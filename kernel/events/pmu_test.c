@@ -243,18 +243,33 @@ static void expect_init_by(struct kunit *test, struct perf_event *event,
 		test_event_fini(event);
 }
 
-static void perf_pmu_init_event_by_type(struct kunit *test)
+/*
+ * Register the test PMUs kunit_a and kunit_b (as *@a and *@b) and make
+ * an event: the event, or NULL if something failed.
+ */
+static struct perf_event *two_pmus_and_event(struct kunit *test,
+					     struct test_pmu **a,
+					     struct test_pmu **b)
 {
-	struct test_pmu *a = get_test_pmu(test, 0);
-	struct test_pmu *b = get_test_pmu(test, 1);
 	struct perf_event *event;
 
+	*a = get_test_pmu(test, 0);
+	*b = get_test_pmu(test, 1);
 	event = test_event(test, 0, 0);
-	KUNIT_ASSERT_NOT_NULL(test, event);
+	KUNIT_EXPECT_NOT_NULL(test, event);
+	if (!event || !test_pmu_register_ok(test, *a, "kunit_a", -1) ||
+	    !test_pmu_register_ok(test, *b, "kunit_b", -1))
+		return NULL;
+	return event;
+}
 
-	if (!test_pmu_register_ok(test, a, "kunit_a", -1))
-		return;
-	if (!test_pmu_register_ok(test, b, "kunit_b", -1))
+static void perf_pmu_init_event_by_type(struct kunit *test)
+{
+	struct test_pmu *a, *b;
+	struct perf_event *event;
+
+	event = two_pmus_and_event(test, &a, &b);
+	if (!event)
 		return;
 
 	event->attr.type = a->pmu.type;
@@ -423,15 +438,11 @@ static void perf_pmu_unregister_forgets(struct kunit *test)
  */
 static void perf_pmu_init_event_passed(struct kunit *test)
 {
-	struct test_pmu *a = get_test_pmu(test, 0);
-	struct test_pmu *b = get_test_pmu(test, 1);
+	struct test_pmu *a, *b;
 	struct perf_event *event;
 
-	event = test_event(test, 0, 0);
-	KUNIT_ASSERT_NOT_NULL(test, event);
-	if (!test_pmu_register_ok(test, a, "kunit_a", -1))
-		return;
-	if (!test_pmu_register_ok(test, b, "kunit_b", -1))
+	event = two_pmus_and_event(test, &a, &b);
+	if (!event)
 		return;
 
 	a->pass_to = b->pmu.type;

@@ -77,6 +77,12 @@ static unsigned int cpu_ibs_caps(void)
 	return a;
 }
 
+/* The registers of an op's raw sample: seven, and those the CPU adds. */
+static unsigned int op_raw_regs(unsigned int caps)
+{
+	return 7 + !!(caps & CAPS_BRNTRGT) + !!(caps & CAPS_OPDATA4);
+}
+
 static int ibs_type(const char *pmu)
 {
 	int type;
@@ -317,8 +323,7 @@ TEST_F(ibs, op_samples)
 
 	if (self->skip)
 		SKIP(return, "%s", self->skip);
-	nr_regs = 7 + !!(self->caps & CAPS_BRNTRGT) +
-		  !!(self->caps & CAPS_OPDATA4);
+	nr_regs = op_raw_regs(self->caps);
 	/* A period not a multiple of 16: rounded down. */
 	ibs_attr(&a, self->op, 0, PERIOD + 8);
 	a.sample_type = type;
@@ -409,8 +414,7 @@ TEST_F(ibs, fetch_samples)
  */
 TEST_F(ibs, precise_cycles)
 {
-	unsigned int nr_regs = 7 + !!(self->caps & CAPS_BRNTRGT) +
-			       !!(self->caps & CAPS_OPDATA4);
+	unsigned int nr_regs = op_raw_regs(self->caps);
 	static struct samples ss;
 	struct perf_event_attr a;
 	struct ring r;
