@@ -64,8 +64,8 @@ fi
 # hardware tests: kernel $1 on a hybrid, alderlake (its cpu_core and
 # cpu_atom PMUs: hw_hybrid_test; the tests of the cpu PMU skip), on the
 # skylake flavour, then on zen with
-# KVM's virtual PMU in a nested guest too and IBS (hw_ibs_test, and the
-# refusals' reasons of IBS), and the hardware tests and rr
+# KVM's virtual PMU in a nested guest too and IBS (hw_ibs_test, perf on
+# it, and the refusals' reasons of IBS), and the hardware tests and rr
 # on a modern Intel model, icelake (eight counters, topdown; PAPI's
 # library does not take it for an Ice Lake, on either kernel) (logs:
 # build/$1/console-skylake.log, console-zen.log, console-icelake.log,
@@ -88,7 +88,7 @@ models_and_kvm() {
 	PMU=skylake "$ROOT/harness/boot.sh" "$k" check
 	report "$k" "$k kernel, PMU=skylake, hardware tests and rr"
 	keep_logs "$k" skylake
-	HARNESS_TESTS="$MODEL_TESTS rr_test.sh papi_test.sh $KVM_TESTS $PACKAGE_PMU_TESTS refusal_reason_test" \
+	HARNESS_TESTS="$MODEL_TESTS rr_test.sh papi_test.sh $KVM_TESTS $PACKAGE_PMU_TESTS refusal_reason_test perf_record_ibs_test.sh" \
 		"$ROOT/harness/build.sh" "$k"
 	log "booting the $k kernel (PMU=zen, hardware tests, IBS, rr, KVM's virtual PMU)"
 	PMU=zen "$ROOT/harness/boot.sh" "$k" check

@@ -323,8 +323,10 @@ static int ibs_add(struct perf_event *event, int flags)
 	/* One sampler: the others wait for their turn. */
 	if (pc->event)
 		return -EBUSY;
-	WRITE_ONCE(pc->event, event);
+	/* Stopped before the NMI can find it. */
 	event->hw.state = PERF_HES_STOPPED | PERF_HES_UPTODATE;
+	barrier();
+	WRITE_ONCE(pc->event, event);
 	if (flags & PERF_EF_START)
 		ibs_start(event, PERF_EF_RELOAD);
 	return 0;
