@@ -35,6 +35,7 @@ rm -f "$out"/*.txt "$out"/*.log "$out"/*.md "$out"/*.dat "$out"/*.gp \
 export HARNESS_DETERMINISTIC=1
 cmd="if grep -q harness.cpus /proc/cmdline; then perf-bench cpus;"
 cmd="$cmd elif grep -q harness.precise /proc/cmdline; then perf-bench precise;"
+cmd="$cmd elif grep -q harness.ibs /proc/cmdline; then perf-bench ibs;"
 cmd="$cmd else perf-bench $args; fi"
 boot() {
 	local kind=$1 n=$2 start
@@ -44,12 +45,14 @@ boot() {
 		grep -E ' (ns/op|records|samples/s)$' >>"$out/$kind.txt" || true
 	log "bench: $kind, $n: $(($(date +%s) - start)) s"
 }
-# And once more on the skylake flavour, for the rows of PEBS and the LBR.
+# And once more on the skylake flavour, for the rows of PEBS and the LBR,
+# and on zen for IBS's.
 for kind in ours upstream; do
 	"$ROOT/harness/build.sh" "$kind" "$cmd" >/dev/null
 	HARNESS_ICOUNT=1 boot "$kind" icount
 	PMU=skylake HARNESS_ICOUNT=1 HARNESS_CMDLINE=harness.precise \
 		boot "$kind" skylake
+	PMU=zen HARNESS_ICOUNT=1 HARNESS_CMDLINE=harness.ibs boot "$kind" zen
 done
 # The vCPU rows run on the host's clock, and one boot can be a fifth
 # slower than the next for all its rows.  So the two kernels take turns,

@@ -3827,6 +3827,128 @@ static void fam_pkg(void)
 	}
 }
 
+/*
+ * AMD's IBS PMUs, ibs_op and ibs_fetch, and the precise cycles the core
+ * counters pass on to ibs_op: periods, configs, each exclude_* bit and
+ * flag, sample types, frequencies, task events, groups, nobody, and the
+ * ioctls and mmap on one that opened.
+ */
+static void ibs_spec(struct spec *s, const char *pmu, u64 config, u64 period)
+{
+	pkg_spec(s, pmu, config);
+	s->family = "ibs";
+	s->attr.sample_period = period;
+}
+
+static void fam_ibs(void)
+{
+	static const char * const names[] = { "ibs_op", "ibs_fetch" };
+	static const u64 periods[] = {
+		0, 8, 0x10, 0x11, 0xfff0, 0x10000, 0x7ffff0, 0x800000,
+		1ULL << 32, 1ULL << 63,
+	};
+	static const u64 configs[] = {
+		1, 0xffff, 1 << 16, 1 << 17, 1 << 18, 1 << 19, 1 << 20,
+		0x7f << 20, 1ULL << 27, 1ULL << 32, 1ULL << 48, 1ULL << 49,
+		1ULL << 57, 1ULL << 59, 1ULL << 63,
+	};
+	const u64 good = 0x10000;
+	struct spec s;
+	unsigned int p, i;
+
+	for (p = 0; p < ARRAY_SIZE(names); p++) {
+		for (i = 0; i < ARRAY_SIZE(periods); i++) {
+			ibs_spec(&s, names[p], 0, periods[i]);
+			run(&s);
+		}
+		for (i = 0; i < ARRAY_SIZE(configs); i++) {
+			ibs_spec(&s, names[p], configs[i], 0);
+			run(&s);
+			ibs_spec(&s, names[p], configs[i], good);
+			run(&s);
+		}
+		ibs_spec(&s, names[p], 0, good);
+		s.fu |= FU_CTL | FU_PERIOD | FU_MMAP | FU_ID;
+		run(&s);
+		s.cpu = 1;
+		run(&s);
+		s.pid = P_SELF;
+		s.cpu = -1;
+		run(&s);
+		s.cpu = 0;
+		run(&s);
+		for (i = 0; i < 25; i++) {
+			ibs_spec(&s, names[p], 0, good);
+			s.attr.sample_type = 1ULL << i;
+			run(&s);
+		}
+		for (i = 0; i < 3; i++) {
+			ibs_spec(&s, names[p], 0, 0);
+			s.attr.freq = 1;
+			s.attr.sample_freq = i == 0 ? 100 : i == 1 ? 1000 : 0;
+			run(&s);
+		}
+		for (i = 0; i < 14; i++) {
+			ibs_spec(&s, names[p], 0, good);
+			switch (i) {
+			case 0: s.attr.exclude_user = 1; break;
+			case 1: s.attr.exclude_kernel = 1; break;
+			case 2: s.attr.exclude_hv = 1; break;
+			case 3: s.attr.exclude_idle = 1; break;
+			case 4: s.attr.exclude_host = 1; break;
+			case 5: s.attr.exclude_guest = 1; break;
+			case 6: s.attr.inherit = 1; break;
+			case 7: s.attr.pinned = 1; break;
+			case 8: s.attr.exclusive = 1; break;
+			case 9: s.attr.precise_ip = 2; break;
+			case 10: s.attr.precise_ip = 3; break;
+			case 11: s.attr.config1 = 1; break;
+			case 12: s.attr.config2 = 1; break;
+			case 13: s.attr.read_format = 0xf; break;
+			}
+			run(&s);
+		}
+		/* A member of a hardware leader's group, a software one's. */
+		for (i = 0; i < 2; i++) {
+			ibs_spec(&s, names[p], 0, good);
+			s.group = G_LEADER;
+			s.ld.kind = i ? K_SW_COUNT : K_HW;
+			s.ld.pid = P_ANY;
+			s.ld.cpu = 0;
+			run(&s);
+		}
+		ibs_spec(&s, names[p], 0, good);
+		s.priv = PRIV_NOBODY;
+		run(&s);
+		s.paranoid = 0;
+		run(&s);
+		s.paranoid = -1;
+		run(&s);
+	}
+	/* The core counters' precise events: cycles go to ibs_op. */
+	for (p = 0; p <= 3; p++) {
+		for (i = 0; i < 6; i++) {
+			spec_init(&s, "ibs", K_HW);
+			s.attr.config = PERF_COUNT_HW_CPU_CYCLES;
+			s.attr.precise_ip = p;
+			s.attr.sample_period = good;
+			s.pid = P_ANY;
+			s.cpu = 0;
+			switch (i) {
+			case 1: s.pid = P_SELF; s.cpu = -1; break;
+			case 2: s.attr.sample_period = 0; break;
+			case 3: s.attr.exclude_kernel = 1; break;
+			case 4: s.attr.config = PERF_COUNT_HW_INSTRUCTIONS; break;
+			case 5:
+				s.attr.type = PERF_TYPE_RAW;
+				s.attr.config = 0x76;
+				break;
+			}
+			run(&s);
+		}
+	}
+}
+
 static const char *only;	/* -f hw: only the hardware families */
 
 int main(int argc, char **argv)
@@ -3853,7 +3975,7 @@ int main(int argc, char **argv)
 			raw_filters = 1;
 			break;
 		default:
-			fprintf(stderr, "usage: %s [-s seed] [-c N[-M]] [-v] [-r] [-f hw|pkg|...]\n",
+			fprintf(stderr, "usage: %s [-s seed] [-c N[-M]] [-v] [-r] [-f hw|pkg|ibs|...]\n",
 				argv[0]);
 			return 2;
 		}
@@ -3901,6 +4023,9 @@ int main(int argc, char **argv)
 	/* The package's PMUs (after the cpu PMU's: their numbers stay). */
 	if (!only || !strcmp(only, "pkg"))
 		fam_pkg();
+	/* AMD's IBS (after the package's). */
+	if (!only || !strcmp(only, "ibs"))
+		fam_ibs();
 
 	write_long(SYSCTL "perf_event_paranoid", 2);
 	kill(pid_child, SIGKILL);

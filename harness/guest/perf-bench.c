@@ -792,8 +792,9 @@ static void ring_count(struct perf_event_mmap_page *up,
  * samples a second that makes), and the samples lost.  0, or -1 if the
  * event does not open here.
  */
-static int precise_row(struct perf_event_attr *attr, const char *name,
-		       long n_spin, unsigned long long plain, bool rate)
+static int precise_row_on(struct perf_event_attr *attr, const char *name,
+			  long n_spin, unsigned long long plain, bool rate,
+			  int pid, int cpu)
 {
 	size_t len = PRECISE_PAGES * sysconf(_SC_PAGESIZE);
 	unsigned long long t0, took, samples, lost, per;
@@ -801,7 +802,7 @@ static int precise_row(struct perf_event_attr *attr, const char *name,
 	void *map;
 	int fd;
 
-	fd = syscall(__NR_perf_event_open, attr, 0, -1, -1, 0);
+	fd = syscall(__NR_perf_event_open, attr, pid, cpu, -1, 0);
 	if (fd < 0)
 		return -1;
 	map = mmap(NULL, len, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
@@ -829,6 +830,13 @@ static int precise_row(struct perf_event_attr *attr, const char *name,
 	munmap(map, len);
 	close(fd);
 	return 0;
+}
+
+/* The same, for an event of this task. */
+static int precise_row(struct perf_event_attr *attr, const char *name,
+		       long n_spin, unsigned long long plain, bool rate)
+{
+	return precise_row_on(attr, name, n_spin, plain, rate, 0, -1);
 }
 
 static void precise_attr(struct perf_event_attr *attr)
@@ -892,6 +900,47 @@ static void bench_package_read(long n_read)
 	close(fd);
 }
 
+/* Every sample, none throttled, on both kernels. */
+static void unthrottle(void)
+{
+	/* The rate is refused while the time limit is 0. */
+	if (!write_file("/proc/sys/kernel/perf_event_max_sample_rate",
+			"1000000") ||
+	    !write_file("/proc/sys/kernel/perf_cpu_time_max_percent", "0"))
+		exit(1);
+}
+
+/*
+ * AMD's IBS (the zen flavour): what a sample of ibs_op adds to a loop on
+ * this CPU (0, the only one), plain and with its raw registers and
+ * memory fields.  The event is CPU-wide, as IBS's are.
+ */
+static void bench_ibs(void)
+{
+	const long n_spin = 4000000;
+	struct perf_event_attr attr;
+	unsigned long long t0, plain;
+	int type = pmu_type("ibs_op");
+
+	if (type < 0)
+		return;
+	unthrottle();
+	t0 = now_ns();
+	spin(n_spin);
+	plain = now_ns() - t0;
+
+	precise_attr(&attr);
+	attr.type = type;
+	attr.config = 0;
+	attr.exclude_kernel = 0;
+	attr.sample_period = PRECISE_PERIOD & ~0xfULL;
+	precise_row_on(&attr, "IBS op sample", n_spin, plain, false, -1, 0);
+	attr.sample_type |= PERF_SAMPLE_RAW | PERF_SAMPLE_ADDR |
+			    PERF_SAMPLE_DATA_SRC;
+	precise_row_on(&attr, "IBS op sample, raw and memory", n_spin, plain,
+		       false, -1, 0);
+}
+
 static void bench_precise(long n_switch)
 {
 	const long n_spin = 4000000;
@@ -899,14 +948,7 @@ static void bench_precise(long n_switch)
 	unsigned long long t0, plain, base;
 	int fd;
 
-	/*
-	 * Every sample, none throttled, on both kernels (the rate is
-	 * refused while the time limit is 0).
-	 */
-	if (!write_file("/proc/sys/kernel/perf_event_max_sample_rate",
-			"1000000") ||
-	    !write_file("/proc/sys/kernel/perf_cpu_time_max_percent", "0"))
-		exit(1);
+	unthrottle();
 
 	t0 = now_ns();
 	spin(n_spin);
@@ -991,6 +1033,10 @@ int main(int argc, char **argv)
 		return run_threads(atoi(argv[2]), atol(argv[3]));
 	if (argc == 2 && !strcmp(argv[1], "cpus")) {
 		bench_cpus(n_open, n_wide, true);
+		return 0;
+	}
+	if (argc == 2 && !strcmp(argv[1], "ibs")) {
+		bench_ibs();
 		return 0;
 	}
 	if (argc == 2 && !strcmp(argv[1], "precise")) {
