@@ -17,7 +17,8 @@
  * PERF_SAMPLE_RAW it carries the capabilities and the registers (an
  * op's seven and its branch target, a fetch's three), the second being
  * the IP.  A sampled load or store of the test's own loop has its data
- * address, physical address and a data source saying which it was.
+ * address, physical address and a data source saying which it was.  A
+ * CPU back on line samples.
  */
 #define _GNU_SOURCE
 #include <cpuid.h>
@@ -455,6 +456,39 @@ TEST_F(ibs, precise_cycles)
 		EXPECT_TRUE(ss.misc[i] & PERF_RECORD_MISC_EXACT_IP);
 		check_raw(_metadata, &ss.s[i], self->caps, nr_regs);
 	}
+	samples_free(&ss);
+	ring_unmap(&r);
+	close(fd);
+}
+
+/*
+ * A CPU that went off line and came back samples: its LVT entry is
+ * pointed at the NMI again as it comes up.
+ */
+TEST_F(ibs, cpu_back_on_line)
+{
+	static struct samples ss;
+	struct perf_event_attr a;
+	char online[64];
+	struct ring r;
+	int fd;
+
+	if (self->skip)
+		SKIP(return, "%s", self->skip);
+	cpu_online_path(1, online, sizeof(online));
+	if (sysconf(_SC_NPROCESSORS_ONLN) < 2 || access(online, W_OK))
+		SKIP(return, "CPU 1 cannot go off line");
+	ASSERT_EQ(0, cpu_set_online(1, 0));
+	ASSERT_EQ(0, cpu_set_online(1, 1));
+	ASSERT_EQ(0, pin_to_cpu(1));
+	ibs_attr(&a, self->op, 0, PERIOD);
+	a.sample_type = PERF_SAMPLE_IP;
+	fd = sys_perf_event_open(&a, -1, 1, -1, 0);
+	ASSERT_LE(0, fd);
+	ASSERT_EQ(0, ring_map(&r, fd, 64));
+	samples_init(&ss, &a, 1);
+	run_loop(_metadata, fd, &r, &ss, enough_fetches);
+	EXPECT_TRUE(enough_fetches(&ss));
 	samples_free(&ss);
 	ring_unmap(&r);
 	close(fd);
