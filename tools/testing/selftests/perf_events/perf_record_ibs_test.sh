@@ -10,7 +10,9 @@
 #  - perf record -e ibs_fetch//: the same, IbsFetchLinAd being the IP;
 #  - perf record -e cycles:pp, AMD's precise cycles, which are ibs_op's:
 #    hw_hot first (perf decodes raw samples of events it opened on the
-#    IBS PMUs only).
+#    IBS PMUs only);
+#  - perf mem record -a (ibs_op on AMD): samples of hw_walk (its loads;
+#    IBS samples every op) load from the array it walks.
 # Skipped where there is no ibs_op PMU or perf is not installed.
 
 dir=$(dirname "$0")
@@ -18,10 +20,10 @@ dir=$(dirname "$0")
 
 tap_require perf
 [ -e /sys/bus/event_source/devices/ibs_op ] ||
-	tap_skip_each 3 "no IBS (no ibs_op PMU)"
+	tap_skip_each 4 "no IBS (no ibs_op PMU)"
 perf_scratch perf_record_ibs_test
 workload=$dir/hw_loop_workload
-tap_plan 3
+tap_plan 4
 
 # Record $1 over the workload into $tmp/$2.data; then perf report's
 # first line must be in hw_hot, and (where $3 names the register perf
@@ -68,5 +70,43 @@ ibs_record() {
 ibs_record ibs_op// op IbsOpRip
 ibs_record ibs_fetch// fetch IbsFetchLinAd
 ibs_record cycles:pp cycles ""
+
+# perf mem: hw_walk's loads, by their data addresses (the array's
+# address and size printed first by the workload).
+hw_unthrottled perf mem record -a -c 20011 -o "$tmp/mem.data" \
+	"$workload" walk 100 >"$tmp/mem.record" 2>&1
+set -- $(grep '^hw_walk_array ' "$tmp/mem.record")
+start=${2:-0} size=${3:-0}
+perf script -i "$tmp/mem.data" -F ip,sym,addr 2>/dev/null >"$tmp/mem.script"
+awk -v start="$start" -v size="$size" '
+	function hex(s,   i, c, n) {
+		n = 0
+		s = tolower(s)
+		sub(/^0x/, "", s)
+		for (i = 1; i <= length(s); i++) {
+			c = index("0123456789abcdef", substr(s, i, 1))
+			if (!c)
+				return -1
+			n = n * 16 + c - 1
+		}
+		return n
+	}
+	/ hw_walk( |$)/ {
+		n++
+		for (i = 1; i <= NF; i++) {
+			a = hex($i)
+			if (a >= hex(start) && a < hex(start) + size) {
+				in_array++
+				break
+			}
+		}
+	}
+	END {
+		printf "# %d samples in hw_walk, %d in hw_walk_array\n",
+		       n, in_array
+		exit !(in_array > 20)
+	}' "$tmp/mem.script"
+check $? "perf mem record -a: hw_walk's loads load from hw_walk_array" \
+	"$tmp/mem.record" "$tmp/mem.script"
 rm -rf "$tmp"
 tap_exit
