@@ -237,7 +237,10 @@ int __perf_event_overflow(struct perf_event *event, bool may_throttle,
 
 	if (!is_sampling_event(event))
 		return 0;
-	/* Throttled; only a software event can still get here. */
+	/*
+	 * Throttled: a software event's next occurrence, or an overflow a
+	 * PMU took before it stopped the event.
+	 */
 	if (unlikely(event->hw.interrupts == PERF_HW_THROTTLED))
 		return 1;
 	/*
@@ -337,7 +340,12 @@ static void perf_tick_event(struct perf_event *event, bool unthrottle)
 	perf_pmu_disable(event->pmu);
 	event->pmu->stop(event, PERF_EF_UPDATE);
 	local64_set(&hwc->period_left, 0);
-	event->pmu->start(event, PERF_EF_RELOAD);
+	/*
+	 * Throttled meanwhile, by an interrupt that a PMU's disable does
+	 * not hold off (AMD's IBS has its own NMI): the next tick starts it.
+	 */
+	if (hwc->interrupts != PERF_HW_THROTTLED)
+		event->pmu->start(event, PERF_EF_RELOAD);
 	perf_pmu_enable(event->pmu);
 }
 
@@ -467,7 +475,9 @@ static void ctx_set_period(struct perf_event *event,
 	/* The new period starts now. */
 	local64_set(&event->hw.period_left, 0);
 	if (active) {
-		event->pmu->start(event, PERF_EF_RELOAD);
+		/* A throttled event stays stopped: the tick starts it. */
+		if (event->hw.interrupts != PERF_HW_THROTTLED)
+			event->pmu->start(event, PERF_EF_RELOAD);
 		perf_pmu_enable(event->pmu);
 	}
 }

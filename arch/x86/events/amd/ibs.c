@@ -17,7 +17,7 @@
  * are refused, as on 6.1), sampling only, and count every privilege
  * level.  attr.config holds the control register's fields the user may
  * set: the maximum count (the period, over 16) where no sample period
- * is given, and ibs_op's cnt_ctl (count cycles rather than ops),
+ * is given, and ibs_op's cnt_ctl (count dispatched ops, not cycles),
  * ibs_fetch's rand_en, and on Zen 4 l3missonly.  The period is a
  * multiple of 16 (rounded down; 16 at least); a longer one than the
  * counter holds is counted out in pieces.  With PERF_SAMPLE_RAW a
@@ -33,7 +33,9 @@
  * PMU's callbacks, with interrupts off, and by the NMI.  The callbacks
  * order their steps so that the NMI never arms a sampler that is being
  * stopped: stop() marks the event stopped before it turns the sampler
- * off, and the NMI re-arms only an event not so marked.
+ * off, and the NMI re-arms only an event not so marked.  The NMI of a
+ * sample that stop() found pending, or that came while it stopped the
+ * sampler, is claimed as IBS's, not reported as unknown.
  */
 #define pr_fmt(fmt) "perf: " fmt
 
@@ -61,15 +63,21 @@
 #define IBS_OP_CUR_COUNT(ctl)	(((ctl) >> 32) & GENMASK_ULL(26, 0))
 #define IBS_FETCH_COUNT(ctl)	((((ctl) >> 16) & 0xffff) << 4)
 
+/* How long after a stop an NMI without a sample may still be its. */
+#define IBS_LATE_NS		NSEC_PER_MSEC
+
 /**
  * struct ibs_cpu - one CPU's sampler of one IBS PMU
  * @event: the event on it, or NULL
- * @late: a sample was pending when it was stopped: its NMI may still
- *	come, and is ours
+ * @stopping: ibs_stop() is turning the sampler off: an NMI now is its
+ * @late: when a stop found a sample pending, whose NMI may come after
+ *	(sched_clock()), or 0; an NMI with no sample up to IBS_LATE_NS
+ *	after is taken as that one
  */
 struct ibs_cpu {
 	struct perf_event	*event;
-	bool			late;
+	bool			stopping;
+	u64			late;
 };
 
 /**
@@ -112,7 +120,7 @@ static bool ibs_is_op(const struct ibs_pmu *ibs)
 }
 
 /**
- * get_ibs_caps - what this CPU's IBS can do
+ * get_ibs_caps - what the CPUs' IBS can do (the boot CPU's word)
  *
  * Return: CPUID Fn8000_001B EAX with IBS_CAPS_AVAIL (bit 0) set where
  * the IBS PMUs are registered; 0 where there is no IBS.
@@ -240,7 +248,8 @@ static u64 ibs_next_period(struct ibs_pmu *ibs, struct perf_event *event)
 {
 	struct hw_perf_event *hwc = &event->hw;
 	s64 left = local64_read(&hwc->period_left);
-	s64 period = hwc->sample_period;
+	/* IOC_PERIOD and the frequency's estimate may go below 16. */
+	s64 period = max_t(u64, hwc->sample_period, IBS_MIN_PERIOD);
 
 	if (left <= 0) {
 		left = left <= -period ? period : left + period;
@@ -302,14 +311,23 @@ static void ibs_stop(struct perf_event *event, int flags)
 	u64 base, ctl;
 
 	if (!(hwc->state & PERF_HES_STOPPED)) {
-		/* Stopped before disarmed: the NMI will not arm it again. */
+		struct ibs_cpu *pc = this_cpu_ptr(ibs->cpu);
+
+		/*
+		 * Stopped before disarmed: the NMI will not arm it again,
+		 * and takes a sample's NMI that comes meanwhile as its own.
+		 */
+		WRITE_ONCE(pc->stopping, true);
+		barrier();
 		hwc->state |= PERF_HES_STOPPED;
 		barrier();
 		base = READ_ONCE(hwc->config_base);
 		rdmsrl(ibs->ctl, ctl);
 		wrmsrl(ibs->ctl, 0);
 		if (ctl & ibs->valid)
-			this_cpu_ptr(ibs->cpu)->late = true;
+			WRITE_ONCE(pc->late, sched_clock() ?: 1);
+		barrier();
+		WRITE_ONCE(pc->stopping, false);
 		ibs_update(event, ibs_counted(ibs, event, base, ctl));
 	}
 	hwc->state |= PERF_HES_UPTODATE;
@@ -425,7 +443,8 @@ static void ibs_sample(struct ibs_pmu *ibs, struct perf_event *event,
 				 regs[IBS_OP_REG_DC_PHYSADDR] : 0;
 		data.sample_flags |= PERF_SAMPLE_ADDR | PERF_SAMPLE_PHYS_ADDR;
 		if (type & PERF_SAMPLE_DATA_SRC) {
-			data.data_src.val = ibs_op_data_src(regs);
+			data.data_src.val =
+				ibs_op_data_src(regs, ibs_caps & IBS_CAPS_ZEN4);
 			data.sample_flags |= PERF_SAMPLE_DATA_SRC;
 		}
 		if (type & PERF_SAMPLE_WEIGHT_TYPE) {
@@ -438,13 +457,12 @@ static void ibs_sample(struct ibs_pmu *ibs, struct perf_event *event,
 	if (type & PERF_SAMPLE_CALLCHAIN)
 		perf_sample_save_callchain(&data, event, iregs);
 
-	if (perf_event_overflow(event, &data, &pregs)) {
-		/* Throttled: stopped until the core starts it again. */
+	/* Throttled: stopped (disarmed already) until the core starts it. */
+	if (perf_event_overflow(event, &data, &pregs))
 		event->hw.state |= PERF_HES_STOPPED | PERF_HES_UPTODATE;
-	}
 }
 
-/* Serve @ibs's sampler on this CPU: 1 if the NMI was its, else 0. */
+/* Serve @ibs's sampler on this CPU: 1 if it had a sample, else 0. */
 static int ibs_handle(struct ibs_pmu *ibs, struct pt_regs *iregs)
 {
 	struct ibs_cpu *pc = this_cpu_ptr(ibs->cpu);
@@ -452,29 +470,41 @@ static int ibs_handle(struct ibs_pmu *ibs, struct pt_regs *iregs)
 	struct hw_perf_event *hwc;
 	u64 ctl;
 
-	if (!event || (event->hw.state & PERF_HES_STOPPED)) {
-		if (!pc->late)
-			return 0;
-		pc->late = false;
-		return 1;
-	}
+	if (!event || (event->hw.state & PERF_HES_STOPPED))
+		return 0;
 	hwc = &event->hw;
 	rdmsrl(ibs->ctl, ctl);
-	if (!(ctl & ibs->valid)) {
-		if (!pc->late)
-			return 0;
-		pc->late = false;
-		return 1;
-	}
+	if (!(ctl & ibs->valid))
+		return 0;
+	/*
+	 * Disarmed first: a stop from within the sample (the frequency's
+	 * restart) then finds no sample pending.
+	 */
+	wrmsrl(ibs->ctl, 0);
 	ibs_update(event, ibs_counted(ibs, event, hwc->config_base, ctl));
 	/* A period longer than the counter: not over yet. */
 	if (local64_read(&hwc->period_left) <= 0)
 		ibs_sample(ibs, event, ctl, iregs);
-	if (hwc->state & PERF_HES_STOPPED)
-		wrmsrl(ibs->ctl, 0);
-	else
+	if (!(hwc->state & PERF_HES_STOPPED))
 		ibs_arm(ibs, event);
 	return 1;
+}
+
+/*
+ * An NMI without a sample: IBS's if one of its samplers is being
+ * stopped, or was stopped with a sample pending a moment ago.
+ */
+static int ibs_claim_late(struct ibs_pmu *ibs, u64 now)
+{
+	struct ibs_cpu *pc = this_cpu_ptr(ibs->cpu);
+	u64 late = READ_ONCE(pc->late);
+
+	if (READ_ONCE(pc->stopping))
+		return 1;
+	if (!late)
+		return 0;
+	WRITE_ONCE(pc->late, 0);
+	return now - late < IBS_LATE_NS;
 }
 
 static int ibs_nmi(unsigned int cmd, struct pt_regs *regs)
@@ -483,10 +513,13 @@ static int ibs_nmi(unsigned int cmd, struct pt_regs *regs)
 	int handled;
 
 	handled = ibs_handle(&ibs_fetch, regs) + ibs_handle(&ibs_op, regs);
-	if (!handled)
-		return NMI_DONE;
-	perf_sample_event_took(sched_clock() - start);
-	return handled;
+	if (handled) {
+		perf_sample_event_took(sched_clock() - start);
+		return handled;
+	}
+	if (ibs_claim_late(&ibs_fetch, start) || ibs_claim_late(&ibs_op, start))
+		return 1;
+	return NMI_DONE;
 }
 
 NOKPROBE_SYMBOL(ibs_nmi);
@@ -573,7 +606,7 @@ static const struct attribute_group *ibs_op_groups[] = {
 	NULL,
 };
 
-#define IBS_PMU(_name, _groups)						\
+#define IBS_PMU(_groups)						\
 	.pmu = {							\
 		.task_ctx_nr	= perf_invalid_context,			\
 		.capabilities	= PERF_PMU_CAP_NO_EXCLUDE,		\
@@ -587,7 +620,7 @@ static const struct attribute_group *ibs_op_groups[] = {
 	}
 
 static struct ibs_pmu ibs_fetch = {
-	IBS_PMU(ibs_fetch, ibs_fetch_groups),
+	IBS_PMU(ibs_fetch_groups),
 	.ctl		= MSR_AMD64_IBSFETCHCTL,
 	.enable		= IBS_FETCH_ENABLE,
 	.valid		= IBS_FETCH_VAL,
@@ -597,7 +630,7 @@ static struct ibs_pmu ibs_fetch = {
 };
 
 static struct ibs_pmu ibs_op = {
-	IBS_PMU(ibs_op, ibs_op_groups),
+	IBS_PMU(ibs_op_groups),
 	.ctl		= MSR_AMD64_IBSOPCTL,
 	.enable		= IBS_OP_ENABLE,
 	.valid		= IBS_OP_VAL,
@@ -614,8 +647,19 @@ static int ibs_lvt_set(bool on)
 				on ? 0 : 1);
 }
 
+/* This CPU's samplers off, and nothing pending: as after a reset. */
+static void ibs_cpu_quiet(void)
+{
+	wrmsrl(MSR_AMD64_IBSFETCHCTL, 0);
+	wrmsrl(MSR_AMD64_IBSOPCTL, 0);
+	this_cpu_write(ibs_fetch_cpu.late, 0);
+	this_cpu_write(ibs_op_cpu.late, 0);
+}
+
 static int ibs_cpu_starting(unsigned int cpu)
 {
+	/* A sampler left running (by a kexec'd kernel) would NMI unasked. */
+	ibs_cpu_quiet();
 	if (ibs_lvt_set(true))
 		pr_warn("IBS: CPU %u: LVT offset %u not usable\n", cpu,
 			ibs_lvt_offset);
@@ -625,6 +669,7 @@ static int ibs_cpu_starting(unsigned int cpu)
 static int ibs_cpu_dying(unsigned int cpu)
 {
 	ibs_lvt_set(false);
+	ibs_cpu_quiet();
 	return 0;
 }
 
@@ -658,6 +703,11 @@ static int __init ibs_read_lvt_offset(void)
 		return -ENODEV;
 	}
 	ibs_lvt_offset = ctl & IBSCTL_LVT_OFFSET_MASK;
+	if (ibs_lvt_offset >= APIC_EILVT_NR_MAX) {
+		pr_err(FW_BUG "IBS: LVT offset %u out of range\n",
+		       ibs_lvt_offset);
+		return -ENODEV;
+	}
 	return 0;
 }
 
@@ -675,7 +725,8 @@ static int __init amd_ibs_init(void)
 	u32 caps;
 	int ret;
 
-	if (!boot_cpu_has(X86_FEATURE_IBS) || !boot_cpu_has(X86_FEATURE_APIC))
+	if (!boot_cpu_has(X86_FEATURE_IBS) || !boot_cpu_has(X86_FEATURE_APIC) ||
+	    !boot_cpu_has(X86_FEATURE_EXTAPIC))
 		return 0;
 	caps = ibs_read_caps();
 	if (!caps || boot_cpu_data.x86 < 0x10)
@@ -701,15 +752,16 @@ static int __init amd_ibs_init(void)
 	ibs_fetch.nr_regs += !!(caps & IBS_CAPS_FETCHCTLEXTD);
 	ibs_caps = caps;
 
+	/* The NMI handler first: the LVT entries open as CPUs come up. */
+	ret = register_nmi_handler(NMI_LOCAL, ibs_nmi, 0, "perf_ibs");
+	if (ret)
+		goto fail;
 	ret = cpuhp_setup_state(CPUHP_AP_PERF_X86_AMD_IBS_STARTING,
 				"perf/x86/amd/ibs:starting", ibs_cpu_starting,
 				ibs_cpu_dying);
 	if (ret)
-		goto fail;
+		goto fail_nmi;
 	register_syscore_ops(&ibs_syscore_ops);
-	ret = register_nmi_handler(NMI_LOCAL, ibs_nmi, 0, "perf_ibs");
-	if (ret)
-		goto fail_hp;
 	/* Without ibs_fetch, ibs_op alone; without either, nothing. */
 	if ((caps & IBS_CAPS_FETCHSAM) && ibs_register(&ibs_fetch, "ibs_fetch"))
 		ibs_caps &= ~IBS_CAPS_FETCHSAM;
@@ -717,16 +769,16 @@ static int __init amd_ibs_init(void)
 		ibs_caps &= ~IBS_CAPS_OPSAM;
 	if (!(ibs_caps & (IBS_CAPS_FETCHSAM | IBS_CAPS_OPSAM))) {
 		ret = -ENODEV;
-		goto fail_nmi;
+		goto fail_hp;
 	}
 	pr_info("AMD IBS detected (0x%08x)\n", caps);
 	return 0;
 
-fail_nmi:
-	unregister_nmi_handler(NMI_LOCAL, "perf_ibs");
 fail_hp:
 	unregister_syscore_ops(&ibs_syscore_ops);
 	cpuhp_remove_state(CPUHP_AP_PERF_X86_AMD_IBS_STARTING);
+fail_nmi:
+	unregister_nmi_handler(NMI_LOCAL, "perf_ibs");
 fail:
 	ibs_caps = 0;
 	return ret;

@@ -28,12 +28,22 @@ enum ibs_op_reg {
 
 /* IBS_OP_DATA2 */
 #define IBS_OP_DATA2_SRC(d)		((d) & 0x7)
+#define IBS_OP_DATA2_SRC_HI(d)		(((d) >> 6) & 0x3)
 #define IBS_OP_DATA2_RMT_NODE		BIT_ULL(4)
 #define IBS_OP_DATA2_CACHE_HIT_ST	BIT_ULL(5)
 #define IBS_OP_DATA2_SRC_LOCAL_CACHE	2
 #define IBS_OP_DATA2_SRC_DRAM		3
 #define IBS_OP_DATA2_SRC_REMOTE_CACHE	4
 #define IBS_OP_DATA2_SRC_IO		7
+/* Zen 4's, with the high bits: (hi << 3) | low */
+#define IBS_OP_DATA2_SRC4_LOCAL_CACHE	1
+#define IBS_OP_DATA2_SRC4_NEAR_CCX	2
+#define IBS_OP_DATA2_SRC4_DRAM		3
+#define IBS_OP_DATA2_SRC4_FAR_CCX	5
+#define IBS_OP_DATA2_SRC4_PMEM		6
+#define IBS_OP_DATA2_SRC4_IO		7
+#define IBS_OP_DATA2_SRC4_EXT_MEM	8
+#define IBS_OP_DATA2_SRC4_PEER_MEM	12
 
 /* IBS_OP_DATA3 */
 #define IBS_OP_DATA3_LD			BIT_ULL(0)
@@ -41,14 +51,14 @@ enum ibs_op_reg {
 #define IBS_OP_DATA3_L1_TLB_MISS	BIT_ULL(2)
 #define IBS_OP_DATA3_L2_TLB_MISS	BIT_ULL(3)
 #define IBS_OP_DATA3_DC_MISS		BIT_ULL(7)
-#define IBS_OP_DATA3_UC			BIT_ULL(10)
-#define IBS_OP_DATA3_LOCKED		BIT_ULL(11)
+#define IBS_OP_DATA3_UC			BIT_ULL(14)
+#define IBS_OP_DATA3_LOCKED		BIT_ULL(15)
 #define IBS_OP_DATA3_LIN_VALID		BIT_ULL(17)
 #define IBS_OP_DATA3_PHYS_VALID		BIT_ULL(18)
 #define IBS_OP_DATA3_L2_MISS		BIT_ULL(20)
 #define IBS_OP_DATA3_MISS_LAT(d)	(((d) >> 32) & 0xffff)
 
-u64 ibs_op_data_src(const u64 *regs);
+u64 ibs_op_data_src(const u64 *regs, bool zen4);
 u64 ibs_op_weight(const u64 *regs, bool split);
 
 #endif /* ARCH_X86_EVENTS_AMD_IBS_H */

@@ -6,7 +6,7 @@
  * Sampling") and the family 17h and 19h PPRs: IBS_OP_DATA3 tells a load
  * from a store, a data cache or TLB miss and a locked access, and gives
  * the miss's latency; IBS_OP_DATA2 says where a missing access was
- * served from.
+ * served from (in five bits on Zen 4, with bits 7:6 above bits 2:0).
  *
  * An op that is neither load nor store has no data source (PERF_MEM_NA).
  * A hit in the data cache reads as an L1 hit without a level number, as
@@ -78,14 +78,69 @@ static void ibs_miss_level(u64 data2, u64 data3, u64 *lvl, u64 *lvlnum,
 		*snoop = PERF_MEM_SNOOP_HIT;
 }
 
+/* The same from Zen 4's data source, of five bits. */
+static void ibs_miss_level_zen4(u64 data2, u64 data3, u64 *lvl, u64 *lvlnum,
+				u64 *snoop, bool *remote)
+{
+	bool rmt = data2 & IBS_OP_DATA2_RMT_NODE;
+	unsigned int src = IBS_OP_DATA2_SRC_HI(data2) << 3 |
+			   IBS_OP_DATA2_SRC(data2);
+
+	*remote = false;
+	*snoop = PERF_MEM_SNOOP_NA;
+	*lvl = PERF_MEM_LVL_HIT;
+	switch (src) {
+	case IBS_OP_DATA2_SRC4_LOCAL_CACHE:
+		*lvl |= PERF_MEM_LVL_L3;
+		*lvlnum = PERF_MEM_LVLNUM_L3;
+		break;
+	case IBS_OP_DATA2_SRC4_NEAR_CCX:
+		*lvl |= PERF_MEM_LVL_REM_CCE1;
+		*lvlnum = PERF_MEM_LVLNUM_ANY_CACHE;
+		*remote = rmt;
+		break;
+	case IBS_OP_DATA2_SRC4_FAR_CCX:
+		*lvl |= PERF_MEM_LVL_REM_CCE2;
+		*lvlnum = PERF_MEM_LVLNUM_ANY_CACHE;
+		*remote = true;
+		break;
+	case IBS_OP_DATA2_SRC4_DRAM:
+	case IBS_OP_DATA2_SRC4_PEER_MEM:
+		*lvl |= rmt ? PERF_MEM_LVL_REM_RAM1 : PERF_MEM_LVL_LOC_RAM;
+		*lvlnum = PERF_MEM_LVLNUM_RAM;
+		*remote = rmt;
+		return;
+	case IBS_OP_DATA2_SRC4_PMEM:
+		*lvlnum = PERF_MEM_LVLNUM_PMEM;
+		*remote = rmt;
+		return;
+	case IBS_OP_DATA2_SRC4_EXT_MEM:
+		*lvlnum = PERF_MEM_LVLNUM_CXL;
+		*remote = rmt;
+		return;
+	case IBS_OP_DATA2_SRC4_IO:
+		*lvl |= PERF_MEM_LVL_IO;
+		*lvlnum = PERF_MEM_LVLNUM_IO;
+		return;
+	default:
+		ibs_miss_level(0, data3, lvl, lvlnum, snoop, remote);
+		return;
+	}
+	if (data2 & IBS_OP_DATA2_CACHE_HIT_ST)
+		*snoop = PERF_MEM_SNOOP_HITM;
+	else
+		*snoop = PERF_MEM_SNOOP_HIT;
+}
+
 /**
  * ibs_op_data_src - the data source of a sampled op
  * @regs: its registers, indexed by enum ibs_op_reg (DATA2 and DATA3 read)
+ * @zen4: the CPU has Zen 4's extensions (a data source of five bits)
  *
  * Return: a union perf_mem_data_src value; PERF_MEM_NA for an op that
  * neither loads nor stores.
  */
-u64 ibs_op_data_src(const u64 *regs)
+u64 ibs_op_data_src(const u64 *regs, bool zen4)
 {
 	u64 data3 = regs[IBS_OP_REG_DATA3], op, lvl, lvlnum, snoop, lock, tlb;
 	bool remote = false;
@@ -110,6 +165,9 @@ u64 ibs_op_data_src(const u64 *regs)
 		lvl = PERF_MEM_LVL_L1 | PERF_MEM_LVL_HIT;
 		lvlnum = 0;
 		snoop = PERF_MEM_SNOOP_NA;
+	} else if (zen4) {
+		ibs_miss_level_zen4(regs[IBS_OP_REG_DATA2], data3, &lvl,
+				    &lvlnum, &snoop, &remote);
 	} else {
 		ibs_miss_level(regs[IBS_OP_REG_DATA2], data3, &lvl, &lvlnum,
 			       &snoop, &remote);
