@@ -495,6 +495,44 @@ TEST_F(ibs, cpu_back_on_line)
 }
 
 /*
+ * A throttled event given a new period stays stopped until the tick
+ * starts it again (a second start would WARN, and the harness fails a
+ * boot with a splat); after, it counts on.
+ */
+TEST_F(ibs, period_while_throttled)
+{
+	const char *rate = "/proc/sys/kernel/perf_event_max_sample_rate";
+	const char *pct = "/proc/sys/kernel/perf_cpu_time_max_percent";
+	int old_rate, old_pct, fd, i;
+	struct perf_event_attr a;
+	__u64 big = 1ULL << 26, before, after;
+
+	if (self->skip)
+		SKIP(return, "%s", self->skip);
+	ASSERT_EQ(0, read_int_file(rate, &old_rate));
+	ASSERT_EQ(0, read_int_file(pct, &old_pct));
+	/* A few samples a tick at most; the rate is fixed while pct is 0. */
+	ASSERT_EQ(0, write_int_file(pct, 25));
+	ASSERT_EQ(0, write_int_file(rate, 1000));
+	ibs_attr(&a, self->op, 0, 16);
+	fd = sys_perf_event_open(&a, -1, 0, -1, 0);
+	ASSERT_LE(0, fd);
+	ASSERT_EQ(0, ioctl(fd, PERF_EVENT_IOC_ENABLE, 0));
+	for (i = 0; i < 50; i++) {
+		ibs_loop(LOOPS / 100, loop_mem);
+		EXPECT_EQ(0, ioctl(fd, PERF_EVENT_IOC_PERIOD, &big));
+		big = big == 1ULL << 26 ? 16 : 1ULL << 26;
+	}
+	ASSERT_EQ(0, read_value(fd, &before));
+	ibs_loop(10 * LOOPS, loop_mem);
+	ASSERT_EQ(0, read_value(fd, &after));
+	EXPECT_LT(before, after);
+	close(fd);
+	write_int_file(rate, old_rate);
+	write_int_file(pct, old_pct);
+}
+
+/*
  * The count: whole periods at least, for each sample.  Two events take
  * turns on the one sampler, each running part of the time.
  */
