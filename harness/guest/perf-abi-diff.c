@@ -3743,6 +3743,52 @@ static void pkg_spec(struct spec *s, const char *pmu, u64 config)
 	}
 }
 
+/* @base with each exclude_* bit set in turn. */
+static void run_excludes(const struct spec *base)
+{
+	struct spec s;
+	int i;
+
+	for (i = 0; i < 6; i++) {
+		s = *base;
+		switch (i) {
+		case 0: s.attr.exclude_user = 1; break;
+		case 1: s.attr.exclude_kernel = 1; break;
+		case 2: s.attr.exclude_hv = 1; break;
+		case 3: s.attr.exclude_idle = 1; break;
+		case 4: s.attr.exclude_host = 1; break;
+		case 5: s.attr.exclude_guest = 1; break;
+		}
+		run(&s);
+	}
+}
+
+/*
+ * @base as a member of a hardware leader's group and of a software
+ * one's (on CPU 0), then opened by nobody at paranoid 2, 0 and -1.
+ */
+static void run_groups_nobody(const struct spec *base)
+{
+	struct spec s;
+	int i;
+
+	for (i = 0; i < 2; i++) {
+		s = *base;
+		s.group = G_LEADER;
+		s.ld.kind = i ? K_SW_COUNT : K_HW;
+		s.ld.pid = P_ANY;
+		s.ld.cpu = 0;
+		run(&s);
+	}
+	s = *base;
+	s.priv = PRIV_NOBODY;
+	run(&s);
+	s.paranoid = 0;
+	run(&s);
+	s.paranoid = -1;
+	run(&s);
+}
+
 static void fam_pkg(void)
 {
 	static const char * const names[] = {
@@ -3785,18 +3831,8 @@ static void fam_pkg(void)
 		run(&s);
 		s.attr.sample_freq = 0;
 		run(&s);
-		for (i = 0; i < 6; i++) {
-			pkg_spec(&s, names[p], good);
-			switch (i) {
-			case 0: s.attr.exclude_user = 1; break;
-			case 1: s.attr.exclude_kernel = 1; break;
-			case 2: s.attr.exclude_hv = 1; break;
-			case 3: s.attr.exclude_idle = 1; break;
-			case 4: s.attr.exclude_host = 1; break;
-			case 5: s.attr.exclude_guest = 1; break;
-			}
-			run(&s);
-		}
+		pkg_spec(&s, names[p], good);
+		run_excludes(&s);
 		for (i = 0; i < 5; i++) {
 			pkg_spec(&s, names[p], good);
 			switch (i) {
@@ -3808,22 +3844,8 @@ static void fam_pkg(void)
 			}
 			run(&s);
 		}
-		/* A member of a hardware leader's group, a software one's. */
-		for (i = 0; i < 2; i++) {
-			pkg_spec(&s, names[p], good);
-			s.group = G_LEADER;
-			s.ld.kind = i ? K_SW_COUNT : K_HW;
-			s.ld.pid = P_ANY;
-			s.ld.cpu = 0;
-			run(&s);
-		}
 		pkg_spec(&s, names[p], good);
-		s.priv = PRIV_NOBODY;
-		run(&s);
-		s.paranoid = 0;
-		run(&s);
-		s.paranoid = -1;
-		run(&s);
+		run_groups_nobody(&s);
 	}
 }
 
@@ -3888,15 +3910,11 @@ static void fam_ibs(void)
 			s.attr.sample_freq = i == 0 ? 100 : i == 1 ? 1000 : 0;
 			run(&s);
 		}
-		for (i = 0; i < 14; i++) {
+		ibs_spec(&s, names[p], 0, good);
+		run_excludes(&s);
+		for (i = 6; i < 14; i++) {
 			ibs_spec(&s, names[p], 0, good);
 			switch (i) {
-			case 0: s.attr.exclude_user = 1; break;
-			case 1: s.attr.exclude_kernel = 1; break;
-			case 2: s.attr.exclude_hv = 1; break;
-			case 3: s.attr.exclude_idle = 1; break;
-			case 4: s.attr.exclude_host = 1; break;
-			case 5: s.attr.exclude_guest = 1; break;
 			case 6: s.attr.inherit = 1; break;
 			case 7: s.attr.pinned = 1; break;
 			case 8: s.attr.exclusive = 1; break;
@@ -3908,22 +3926,8 @@ static void fam_ibs(void)
 			}
 			run(&s);
 		}
-		/* A member of a hardware leader's group, a software one's. */
-		for (i = 0; i < 2; i++) {
-			ibs_spec(&s, names[p], 0, good);
-			s.group = G_LEADER;
-			s.ld.kind = i ? K_SW_COUNT : K_HW;
-			s.ld.pid = P_ANY;
-			s.ld.cpu = 0;
-			run(&s);
-		}
 		ibs_spec(&s, names[p], 0, good);
-		s.priv = PRIV_NOBODY;
-		run(&s);
-		s.paranoid = 0;
-		run(&s);
-		s.paranoid = -1;
-		run(&s);
+		run_groups_nobody(&s);
 	}
 	/* The core counters' precise events: cycles go to ibs_op. */
 	for (p = 0; p <= 3; p++) {

@@ -52,34 +52,10 @@ check $? "perf mem report: the loads hit L3" "$tmp/report" "$tmp/report.err"
 set -- $(grep '^hw_walk_array ' "$tmp/record")
 start=${2:-0} size=${3:-0}
 perf script -i "$tmp/mem.data" -F ip,sym,addr 2>/dev/null >"$tmp/script"
-awk -v start="$start" -v size="$size" '
-	function hex(s,   i, c, n) {
-		n = 0
-		s = tolower(s)
-		sub(/^0x/, "", s)
-		for (i = 1; i <= length(s); i++) {
-			c = index("0123456789abcdef", substr(s, i, 1))
-			if (!c)
-				return -1
-			n = n * 16 + c - 1
-		}
-		return n
-	}
-	/ hw_walk( |$)/ {
-		n++
-		for (i = 1; i <= NF; i++) {
-			a = hex($i)
-			if (a >= hex(start) && a < hex(start) + size) {
-				in_array++
-				break
-			}
-		}
-	}
-	END {
-		printf "# %d samples in hw_walk, %d in hw_walk_array\n",
-		       n, in_array
-		exit !(n > 100 && in_array * 100 >= n * 95)
-	}' "$tmp/script"
+samples_in_range "$tmp/script" hw_walk "$start" "$size" hw_walk_array >"$tmp/in"
+sed '$d' "$tmp/in"
+set -- $(tail -n 1 "$tmp/in")
+[ "$1" -gt 100 ] && [ $(($2 * 100)) -ge $(($1 * 95)) ]
 check $? "perf script: hw_walk's samples load from hw_walk_array" \
 	"$tmp/script"
 

@@ -78,34 +78,11 @@ hw_unthrottled perf mem record -a -c 20011 -o "$tmp/mem.data" \
 set -- $(grep '^hw_walk_array ' "$tmp/mem.record")
 start=${2:-0} size=${3:-0}
 perf script -i "$tmp/mem.data" -F ip,sym,addr 2>/dev/null >"$tmp/mem.script"
-awk -v start="$start" -v size="$size" '
-	function hex(s,   i, c, n) {
-		n = 0
-		s = tolower(s)
-		sub(/^0x/, "", s)
-		for (i = 1; i <= length(s); i++) {
-			c = index("0123456789abcdef", substr(s, i, 1))
-			if (!c)
-				return -1
-			n = n * 16 + c - 1
-		}
-		return n
-	}
-	/ hw_walk( |$)/ {
-		n++
-		for (i = 1; i <= NF; i++) {
-			a = hex($i)
-			if (a >= hex(start) && a < hex(start) + size) {
-				in_array++
-				break
-			}
-		}
-	}
-	END {
-		printf "# %d samples in hw_walk, %d in hw_walk_array\n",
-		       n, in_array
-		exit !(in_array > 20)
-	}' "$tmp/mem.script"
+samples_in_range "$tmp/mem.script" hw_walk "$start" "$size" hw_walk_array \
+	>"$tmp/in"
+sed '$d' "$tmp/in"
+set -- $(tail -n 1 "$tmp/in")
+[ "$2" -gt 20 ]
 check $? "perf mem record -a: hw_walk's loads load from hw_walk_array" \
 	"$tmp/mem.record" "$tmp/mem.script"
 rm -rf "$tmp"

@@ -98,6 +98,40 @@ stat_value() {
 	awk -F, -v ev="$1" '$3 == ev { print $1 }' "$2"
 }
 
+# The samples perf script printed (file $1, with -F ip,sym,addr) in
+# function $2, and how many of them have a hexadecimal field in
+# [$3, $3 + $4), the data address of an access to that range: prints
+# "# N samples in $2, M in $5" and then "N M".
+samples_in_range() {
+	awk -v fn="$2" -v start="$3" -v size="${4:-0}" -v what="$5" '
+	function hex(s,   i, c, n) {
+		n = 0
+		s = tolower(s)
+		sub(/^0x/, "", s)
+		for (i = 1; i <= length(s); i++) {
+			c = index("0123456789abcdef", substr(s, i, 1))
+			if (!c)
+				return -1
+			n = n * 16 + c - 1
+		}
+		return n
+	}
+	$0 ~ " " fn "( |$)" {
+		n++
+		for (i = 1; i <= NF; i++) {
+			a = hex($i)
+			if (a >= hex(start) && a < hex(start) + size) {
+				in_range++
+				break
+			}
+		}
+	}
+	END {
+		printf "# %d samples in %s, %d in %s\n", n, fn, in_range, what
+		print n + 0, in_range + 0
+	}' "$1"
+}
+
 # Is $1 a count (digits only), or a number (digits and dots)?
 is_count() {
 	case "$1" in
