@@ -45,7 +45,11 @@
 			 PERF_MEM_S(TLB, NA))
 #define LOOPS		1000000UL
 
-/* n iterations of a load from mem[0] and a store to mem[1]. */
+/*
+ * n iterations of a load from mem[0] and a store to mem[1]: five
+ * instructions, so that a period (a multiple of 16 ops) tags each of
+ * them in turn rather than one of them every time.
+ */
 void ibs_loop(unsigned long n, unsigned long *mem);
 extern char ibs_loop_load[], ibs_loop_store[], ibs_loop_end[];
 asm(".pushsection .text\n"
@@ -56,6 +60,7 @@ asm(".pushsection .text\n"
 	"	mov (%rsi), %rax\n"
 	"ibs_loop_store:\n"
 	"	mov %rax, 8(%rsi)\n"
+	"	nop\n"
 	"	dec %rdi\n"
 	"	jnz ibs_loop\n"
 	"ibs_loop_end:\n"
