@@ -33,9 +33,11 @@ MODEL_TESTS="$MODEL_TESTS perf_mem_test.sh perf_c2c_test.sh"
 PMU_TESTS="$MODEL_TESTS $SIGNAL_TESTS"
 HLD_TEST=watchdog_hld_test.sh
 # The PMUs of a package, not of the core's counters (RAPL's power PMU,
-# the C-state residency PMUs): on zen (AMD's RAPL) and on goldmontplus,
-# the flavour without the hypervisor bit that 6.1 needs for C-states.
+# the C-state residency PMUs, AMD's L3 and data fabric): on zen (AMD's
+# RAPL and uncore) and on goldmontplus, the flavour without the
+# hypervisor bit that 6.1 needs for C-states.
 PACKAGE_PMU_TESTS='power_pmu_test cstate_pmu_test perf_stat_package_test.sh'
+PACKAGE_PMU_TESTS="$PACKAGE_PMU_TESTS amd_uncore_test"
 
 # Boot kernel $1 on one vCPU with the overflow-signal tests, on each
 # flavour after it (logs: build/$1/console-<flavour>-1cpu.log).

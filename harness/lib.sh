@@ -60,7 +60,9 @@ qemu_configure() {
 #            selftests of the virtual PMU want Zen; make check runs
 #            those there.  With IBS (ibs=on, harness/qemu/0041, 0042):
 #            CPUID 0x8000001B EAX 0xff (fetch and op sampling), IBSCTL
-#            naming extended LVT offset 0
+#            naming extended LVT offset 0; with the L3's and the data
+#            fabric's counters (topoext=on,amd-uncore=on, harness/qemu/0043,
+#            0044): 6.1's amd_l3 and amd_df
 #   none     no PMU, as on Debian's QEMU
 # The families of models (make models runs each):
 #   core     Core Duo/Solo (Yonah, 0x0e): v1, 2 gp, 40 bits
@@ -124,14 +126,17 @@ pmu_cpu() {
 	# The C-state residency counters (cstate-core, cstate-pkg: masks of
 	# BIT(state)) and the state a halted core is in (harness/qemu/0040).
 	local cstate_glm="cstate-core=0x4a,cstate-pkg=0x44c,cstate-hlt=6"
-	# What Dhyana's model has and TCG does not (QEMU warns of each).
+	# AMD's L3 and data fabric counters (harness/qemu/0043, 0044).
+	local amd_uncore="topoext=on,amd-uncore=on"
+	# What Dhyana's model has and TCG does not (QEMU warns of each);
+	# and topoext, which TCG has since harness/qemu/0043: off, as before.
 	local notcg="-rdseed,-fxsr-opt,-misalignsse,-3dnowprefetch,-osvw"
 	notcg="$notcg,-topoext,-ibpb,-nrip-save,-xsavec"
 	case "$1" in
 	intel) echo "$i,model=48,stepping=1" ;;
 	skylake) echo "$i,model=94,stepping=3,$(pmu_lbr 32 5),pmu-pebs=on,$rapl_skl" ;;
 	amd) echo "$a,$v2" ;;
-	zen) echo "$a,family=23,model=1,stepping=1,$v2,$rapl_amd,ibs=on" ;;
+	zen) echo "$a,family=23,model=1,stepping=1,$v2,$rapl_amd,ibs=on,$amd_uncore" ;;
 	none) echo "max,pmu=off" ;;
 	core) echo "$i,model=14,stepping=8,pmu-version=1,pmu-gp-counters=2,pmu-width=40,$nofw" ;;
 	core2) echo "$i,model=23,stepping=10,pmu-version=2,pmu-gp-counters=2,pmu-width=40,$nofw,$(pmu_lbr 4 1),$lbr_core2,pmu-lbr-select=off" ;;
