@@ -325,6 +325,11 @@ TEST_F(uncore, counts)
 		SKIP(return, "%s", self->skip);
 	ASSERT_NE(0, l2);
 	ASSERT_NE(0, l3);
+	/*
+	 * On one CPU: after a move, the lines in the other CPU's L2 are
+	 * found there by a snoop, and are no misses of the L3.
+	 */
+	ASSERT_EQ(0, pin_to_cpu(0));
 	uncore_attr(&a, self->l3, l3_config(access_ev, access_um));
 	acc = sys_perf_event_open(&a, -1, 0, -1, 0);
 	ASSERT_LE(0, acc);
