@@ -39,7 +39,6 @@
 #include <linux/percpu.h>
 #include <linux/sysfs.h>
 #include <linux/topology.h>
-#include <asm/cacheinfo.h>
 #include <asm/msr.h>
 #include <asm/perf_event.h>
 #include <asm/processor.h>
@@ -138,9 +137,12 @@ UNCORE_FORMAT(enallslices, enallslices, "46");
 UNCORE_FORMAT(enallcores, enallcores, "47");
 UNCORE_FORMAT(sliceid, sliceid, "48-50");
 
-/* Filled at init by family: at most event, umask and four filters. */
-static struct attribute *uncore_df_format_attrs[3];
-static struct attribute *uncore_llc_format_attrs[7];
+/*
+ * Filled at init by family, NULL-terminated: event and umask, and the
+ * L3's filters (five on family 19h).
+ */
+static struct attribute *uncore_df_format_attrs[2 + 1];
+static struct attribute *uncore_llc_format_attrs[2 + 5 + 1];
 
 /* Counting, on the reader with interrupts off */
 
@@ -154,7 +156,7 @@ static unsigned int uncore_rdpmc(struct amd_uncore *u, unsigned int idx)
 	return UNCORE_DF_RDPMC_MORE + idx - UNCORE_DF_COUNTERS;
 }
 
-/* hw.event_base: the counter's RDPMC index. */
+/* hw.event_base: the counter's RDPMC index (not an MSR, here). */
 static u64 uncore_read_counter(struct perf_event *event)
 {
 	u64 val;
@@ -200,6 +202,14 @@ static int uncore_event_add(struct perf_event *event, int flags)
 	struct hw_perf_event *hwc = &event->hw;
 	unsigned int i;
 
+	/*
+	 * Only the reader drives its domain's counters.  Events left on a
+	 * CPU that went off line with the rest of its domain, and came back
+	 * after another CPU of it, wait there: the counters are the
+	 * reader's.
+	 */
+	if (!cpumask_test_cpu(smp_processor_id(), &u->readers))
+		return -EBUSY;
 	for (i = 0; i < u->nr && slots[i]; i++)
 		;
 	if (i == u->nr)
@@ -258,6 +268,9 @@ static int uncore_event_init(struct perf_event *event)
 		return -ENOENT;
 	if (event->cpu < 0)
 		return -EINVAL;
+	/* The core checks the reader's; 6.1 refuses a CPU off line too. */
+	if (!cpu_online(event->cpu))
+		return -ENODEV;
 	if (!uncore_group_fits(event))
 		return -EINVAL;
 
@@ -368,13 +381,15 @@ static int uncore_cpu_offline(unsigned int cpu)
 	for (i = 0; i < UNCORE_KINDS; i++) {
 		struct amd_uncore *u = &amd_uncores[i];
 
-		if (!u->slots || !cpumask_test_and_clear_cpu(cpu, &u->readers))
+		if (!u->slots || !cpumask_test_cpu(cpu, &u->readers))
 			continue;
+		/* The next reader first: an open never finds the domain without. */
 		next = uncore_other_cpu(u, cpu);
-		if (next >= nr_cpu_ids)
-			continue;
-		cpumask_set_cpu(next, &u->readers);
-		perf_pmu_migrate_context(&u->pmu, cpu, next);
+		if (next < nr_cpu_ids)
+			cpumask_set_cpu(next, &u->readers);
+		cpumask_clear_cpu(cpu, &u->readers);
+		if (next < nr_cpu_ids)
+			perf_pmu_migrate_context(&u->pmu, cpu, next);
 	}
 	return 0;
 }

@@ -10,11 +10,12 @@
  * by slice and thread masks, 19h's by ids; PerfMonV2's fabric has a
  * 14-bit event and a 12-bit unit mask); CPU-wide counting events only
  * (task events and a CPU of -1 are EINVAL, exclude_* bits EINVAL,
- * sampling EOPNOTSUPP); a group only as big as the counters (six of
- * the L3, the fabric's four or what CPUID Fn8000_0022 EBX[15:10] says).
- * An event opened on any CPU counts on the cpumask's, and on the next
- * CPU of the domain when that one goes off line (where it can: not CPU
- * 0 of an AMD part).
+ * sampling EOPNOTSUPP, a CPU off line ENODEV); a group only as big as
+ * the counters (six of the L3, the fabric's four or what CPUID
+ * Fn8000_0022 EBX[15:10] says).  An event opened on any CPU counts on
+ * the cpumask's (so it joins a group led there), and on the next CPU of
+ * the domain when that one goes off line (where it can: not CPU 0 of
+ * an AMD part).
  *
  * The counts are the emulation's (harness/qemu/0044): its caches'
  * accesses to the L3 and misses there, and the lines read from memory
@@ -252,6 +253,26 @@ TEST_F(uncore, refused)
 	}
 }
 
+/* Not on a CPU off line, even one whose domain has a reader. */
+TEST_F(uncore, cpu_off_line)
+{
+	struct perf_event_attr a;
+	char online[64];
+
+	if (self->skip)
+		SKIP(return, "%s", self->skip);
+	cpu_online_path(1, online, sizeof(online));
+	if (access(online, W_OK))
+		SKIP(return, "CPU 1 cannot go off line");
+	ASSERT_EQ(0, cpu_set_online(1, 0));
+	uncore_attr(&a, self->l3, 0);
+	EXPECT_EQ(ENODEV, perf_open_errno(&a, -1, 1));
+	uncore_attr(&a, self->df, 0);
+	EXPECT_EQ(ENODEV, perf_open_errno(&a, -1, 1));
+	ASSERT_EQ(0, cpu_set_online(1, 1));
+	EXPECT_EQ(0, perf_open_errno(&a, -1, 1));
+}
+
 /* A group of @type as big as its @nr counters, and no bigger. */
 static void group_limit(struct __test_metadata *_metadata, int type,
 			unsigned int nr)
@@ -293,9 +314,9 @@ static __u64 count_walk(struct __test_metadata *_metadata, int fd,
 {
 	__u64 before, after;
 
-	EXPECT_EQ(0, read_value(fd, &before));
+	ASSERT_EQ(0, read_value(fd, &before));
 	cache_walk(passes, w->array, w->size, w->stride);
-	EXPECT_EQ(0, read_value(fd, &after));
+	ASSERT_EQ(0, read_value(fd, &after));
 	return after - before;
 }
 
@@ -395,10 +416,14 @@ static int open_accesses(int type, unsigned int family, int cpu)
 	return sys_perf_event_open(&a, -1, cpu, -1, 0);
 }
 
-/* An event opened on a CPU other than the cpumask's counts there. */
+/*
+ * An event opened on a CPU other than the cpumask's counts there: it
+ * joins a group led there, and counts a walk on the reader's CPU.
+ */
 TEST_F(uncore, counts_on_the_reader)
 {
-	int reader = pmu_sysfs_reader(L3), other, fd;
+	int reader = pmu_sysfs_reader(L3), other, fd, lead;
+	struct perf_event_attr a;
 	struct walk w;
 
 	if (self->skip)
@@ -410,9 +435,20 @@ TEST_F(uncore, counts_on_the_reader)
 	fd = open_accesses(self->l3, self->family, other);
 	ASSERT_LE(0, fd);
 	ASSERT_EQ(0, walk_init(&w, 2 * cache_size(2), false));
+	ASSERT_EQ(0, pin_to_cpu(reader));
 	EXPECT_LE(PASSES * w.size / LINE, walk_accesses(_metadata, fd, &w));
 	walk_fini(&w);
 	close(fd);
+
+	lead = open_accesses(self->l3, self->family, reader);
+	ASSERT_LE(0, lead);
+	uncore_attr(&a, self->l3, 0);
+	fd = sys_perf_event_open(&a, -1, other, lead, 0);
+	EXPECT_LE(0, fd) TH_LOG("a member on CPU %d: %s", other,
+				strerror(errno));
+	if (fd >= 0)
+		close(fd);
+	close(lead);
 }
 
 /*
