@@ -35,6 +35,9 @@ qemu=("$QEMU_BIN" -L /usr/share/qemu -L /usr/share/seabios
       -nodefaults -display none -no-reboot
       -kernel "$out/bzImage" -initrd "$out/initramfs.cpio.gz")
 [ "${HARNESS_ICOUNT:-0}" = 1 ] && qemu+=(-icount shift=0,sleep=off)
+# The flavour's devices (lib.sh's pmu_devices), word-split.
+# shellcheck disable=SC2207
+qemu+=($(pmu_devices "$pmu"))
 # HARNESS_QEMU_ARGS: more options, word-split (harness/profile.sh's plugin).
 # shellcheck disable=SC2206
 [ -n "${HARNESS_QEMU_ARGS:-}" ] && qemu+=($HARNESS_QEMU_ARGS)

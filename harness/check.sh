@@ -12,7 +12,8 @@
 # KVM's virtual PMU in a nested guest on zen (console-icelake.log,
 # console-skylake.log, console-zen.log), the power and C-state PMUs
 # on goldmontplus, a machine without a hypervisor
-# (console-goldmontplus.log); HARNESS_PMU_CHECK=0 leaves all that out.
+# (console-goldmontplus.log), and with Intel's client uncore on kabylake
+# (console-kabylake.log); HARNESS_PMU_CHECK=0 leaves all that out.
 # The same on KERNEL=upstream is the reference: 6.1's x86 driver is the
 # independent judge of the emulation, and 6.1 the judge of the tests,
 # which must pass there too (kept out of CI's make check for its time).
@@ -33,11 +34,12 @@ MODEL_TESTS="$MODEL_TESTS perf_mem_test.sh perf_c2c_test.sh"
 PMU_TESTS="$MODEL_TESTS $SIGNAL_TESTS"
 HLD_TEST=watchdog_hld_test.sh
 # The PMUs of a package, not of the core's counters (RAPL's power PMU,
-# the C-state residency PMUs, AMD's L3 and data fabric): on zen (AMD's
-# RAPL and uncore) and on goldmontplus, the flavour without the
-# hypervisor bit that 6.1 needs for C-states.
+# the C-state residency PMUs, AMD's L3 and data fabric, Intel's client
+# uncore): on zen (AMD's RAPL and uncore), and on goldmontplus and
+# kabylake, the flavours without the hypervisor bit that 6.1 needs for
+# C-states and Intel's uncore.
 PACKAGE_PMU_TESTS='power_pmu_test cstate_pmu_test perf_stat_package_test.sh'
-PACKAGE_PMU_TESTS="$PACKAGE_PMU_TESTS amd_uncore_test"
+PACKAGE_PMU_TESTS="$PACKAGE_PMU_TESTS amd_uncore_test intel_uncore_test"
 
 # Boot kernel $1 on one vCPU with the overflow-signal tests, on each
 # flavour after it (logs: build/$1/console-<flavour>-1cpu.log).
@@ -101,6 +103,10 @@ models_and_kvm() {
 	PMU=goldmontplus "$ROOT/harness/boot.sh" "$k" check
 	report "$k" "$k kernel, PMU=goldmontplus, the power and cstate PMUs"
 	keep_logs "$k" goldmontplus
+	log "booting the $k kernel (PMU=kabylake, bare metal: RAPL, C-states, uncore)"
+	PMU=kabylake "$ROOT/harness/boot.sh" "$k" check
+	report "$k" "$k kernel, PMU=kabylake, the power, cstate and uncore PMUs"
+	keep_logs "$k" kabylake
 }
 
 "$ROOT/harness/build.sh" "$kind"

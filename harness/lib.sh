@@ -79,6 +79,16 @@ qemu_configure() {
 #            C10), a halted core in C6 (harness/qemu/0040); without
 #            MONITOR/MWAIT, which TCG runs as a pause on a vCPU of
 #            several: an off-line CPU would spin in it, never idle
+#   kabylake Kaby Lake desktop (0x9e): Skylake's core and PMU on bare
+#            metal (no hypervisor bit: 6.1 drives the client uncore and
+#            the C-states only there), with RAPL, the C-state residency
+#            counters of its cores (C3, C6, C7) and package (C2, C3, C6
+#            to C10), a halted core in C6, the client uncore (intel-uncore=on,
+#            harness/qemu/0045: C-Boxes, the arbitration box, the uncore
+#            clock) and the memory controller's counters in its host
+#            bridge's MCHBAR (pmu_devices: intel-client-imc, device
+#            0x591f, harness/qemu/0046); without MONITOR/MWAIT, as
+#            goldmontplus
 #   tremont  Atom Tremont (0x96): v5, 4 gp, 3 fixed, fw
 #   gracemont Alder Lake-N (0xbe): v5, 6 gp, 3 fixed, fw
 #   sandybridge Sandy Bridge (0x2a): v3, 4 gp, 3 fixed, 48 bits, fw
@@ -103,7 +113,8 @@ qemu_configure() {
 #            and cpu_atom on it in place of cpu.
 PMU_MODELS='core core2 nehalem westmere bonnell silvermont goldmont
 goldmontplus tremont gracemont sandybridge ivybridge haswell broadwell
-knl skylake icelake sapphirerapids alderlake fam15h zen1 zen4 hygon'
+knl skylake kabylake icelake sapphirerapids alderlake fam15h zen1 zen4
+hygon'
 # The model-specific LBR stack of $1 entries in LBR format $2; Core 2's
 # and the early Atoms' sit at 0x40 and 0x60 (pmu-lbr-core2-msrs).
 pmu_lbr() { echo "pmu-lbr-depth=$1,pmu-lbr-format=$2"; }
@@ -126,6 +137,7 @@ pmu_cpu() {
 	# The C-state residency counters (cstate-core, cstate-pkg: masks of
 	# BIT(state)) and the state a halted core is in (harness/qemu/0040).
 	local cstate_glm="cstate-core=0x4a,cstate-pkg=0x44c,cstate-hlt=6"
+	local cstate_skl="cstate-core=0xc8,cstate-pkg=0x7cc,cstate-hlt=6"
 	# AMD's L3 and data fabric counters (harness/qemu/0043, 0044).
 	local amd_uncore="topoext=on,amd-uncore=on"
 	# What Dhyana's model has and TCG does not (QEMU warns of each);
@@ -135,6 +147,7 @@ pmu_cpu() {
 	case "$1" in
 	intel) echo "$i,model=48,stepping=1" ;;
 	skylake) echo "$i,model=94,stepping=3,$(pmu_lbr 32 5),pmu-pebs=on,$rapl_skl" ;;
+	kabylake) echo "$i,model=158,stepping=9,hypervisor=off,monitor=off,$(pmu_lbr 32 5),pmu-pebs=on,$rapl_skl,$cstate_skl,intel-uncore=on" ;;
 	amd) echo "$a,$v2" ;;
 	zen) echo "$a,family=23,model=1,stepping=1,$v2,$rapl_amd,ibs=on,$amd_uncore" ;;
 	none) echo "max,pmu=off" ;;
@@ -161,6 +174,15 @@ pmu_cpu() {
 	zen4) echo "$a,family=25,model=97,stepping=2,$v2,$rapl_amd" ;;
 	hygon) echo "Dhyana,pmu=on,$old,$notcg,$rapl_amd" ;;
 	*) echo "PMU must be one of intel, skylake, amd, zen, none, $(echo $PMU_MODELS | sed 's/ /, /g'), not '$1'" >&2; exit 2 ;;
+	esac
+}
+
+# The devices beside the CPUs that flavour $1's machine has: the client
+# uncore's memory controller counters, which sit in the host bridge's
+# MCHBAR (harness/qemu/0046), as a PCI device of their own.
+pmu_devices() {
+	case "$1" in
+	kabylake) echo "-device intel-client-imc,device-id=0x591f" ;;
 	esac
 }
 

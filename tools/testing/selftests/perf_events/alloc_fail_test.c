@@ -274,13 +274,6 @@ static int walk(struct walk *w)
 	return -1;
 }
 
-static int pmu_type(const char *pmu)
-{
-	int type;
-
-	return pmu_sysfs_read(pmu, "type", &type) ? -1 : type;
-}
-
 /*
  * A disabled page-fault sampler of the caller, inherited by its children
  * if @inherit (then it cannot be mapped: inherit with cpu -1).
@@ -397,7 +390,7 @@ static void kprobe_walk(struct __test_metadata *_metadata, bool retprobe)
 	int type;
 
 	walk_init(&w, retprobe ? "kretprobe event" : "kprobe event");
-	type = pmu_type("kprobe");
+	type = pmu_sysfs_type("kprobe");
 	if (type < 0)
 		SKIP(return, "no kprobe PMU");
 	w.attr.size = sizeof(w.attr);
@@ -432,7 +425,7 @@ TEST_F(alloc, uprobe)
 	if (!self->ready)
 		return;
 	walk_init(&w, "uprobe event");
-	type = pmu_type("uprobe");
+	type = pmu_sysfs_type("uprobe");
 	if (type < 0)
 		SKIP(return, "no uprobe PMU");
 	len = readlink("/proc/self/exe", exe, sizeof(exe) - 1);

@@ -74,21 +74,6 @@ static bool perfmon_v2(unsigned int *ebx)
 	return a & 1;
 }
 
-static int pmu_type(const char *pmu)
-{
-	int type;
-
-	return pmu_sysfs_read(pmu, "type", &type) ? -1 : type;
-}
-
-static void uncore_attr(struct perf_event_attr *attr, int type, __u64 config)
-{
-	memset(attr, 0, sizeof(*attr));
-	attr->size = sizeof(*attr);
-	attr->type = type;
-	attr->config = config;
-}
-
 /* The fabric's config of @event and @umask, 14 and 12 bits with v2. */
 static __u64 df_config(unsigned int event, unsigned int umask)
 {
@@ -119,31 +104,13 @@ static int distinct_cpu_files(const char *fmt)
 	return n;
 }
 
-/* How many CPUs a cpumask file lists ("0", "0,2", "0-1"). */
-static int cpumask_weight_file(const char *pmu)
-{
-	char path[128], buf[128], *p;
-	int n = 0, lo, hi;
-
-	snprintf(path, sizeof(path), PMU_SYSFS_DIR "%s/cpumask", pmu);
-	if (read_small_file(path, buf, sizeof(buf)))
-		return -1;
-	for (p = strtok(buf, ",\n"); p; p = strtok(NULL, ",\n")) {
-		if (sscanf(p, "%d-%d", &lo, &hi) == 2)
-			n += hi - lo + 1;
-		else
-			n++;
-	}
-	return n;
-}
-
 static int read_format_file(const char *pmu, const char *field, char *buf,
 			    size_t size)
 {
-	char path[128];
+	char file[64];
 
-	snprintf(path, sizeof(path), PMU_SYSFS_DIR "%s/format/%s", pmu, field);
-	return read_small_file(path, buf, size);
+	snprintf(file, sizeof(file), "format/%s", field);
+	return pmu_sysfs_string(pmu, file, buf, size);
 }
 
 FIXTURE(uncore) {
@@ -157,8 +124,8 @@ FIXTURE_SETUP(uncore)
 {
 	unsigned int ecx = ext_ecx(), ebx = 0;
 
-	self->l3 = pmu_type(L3);
-	self->df = pmu_type(DF);
+	self->l3 = pmu_sysfs_type(L3);
+	self->df = pmu_sysfs_type(DF);
 	if (!amd_cpu() || cpu_family() < 0x17 || !(ecx & (1u << 22))) {
 		self->skip = "not an AMD family 17h or later with topology extensions";
 		return;
@@ -222,9 +189,9 @@ TEST_F(uncore, sysfs)
 	EXPECT_STREQ(self->v2 ? "config:8-15,24-27\n" : "config:8-15\n", buf);
 
 	EXPECT_EQ(distinct_cpu_files("/sys/devices/system/cpu/cpu%d/cache/index3/shared_cpu_list"),
-		  cpumask_weight_file(L3));
+		  pmu_sysfs_cpus(L3));
 	EXPECT_EQ(distinct_cpu_files("/sys/devices/system/cpu/cpu%d/topology/die_id"),
-		  cpumask_weight_file(DF));
+		  pmu_sysfs_cpus(DF));
 }
 
 /* CPU-wide counting events only. */
@@ -237,7 +204,7 @@ TEST_F(uncore, refused)
 	if (self->skip)
 		SKIP(return, "%s", self->skip);
 	for (i = 0; i < ARRAY_SIZE(types); i++) {
-		uncore_attr(&a, types[i], 0);
+		pmu_attr_init(&a, types[i], 0);
 		EXPECT_EQ(0, perf_open_errno(&a, -1, 0));
 		EXPECT_EQ(EINVAL, perf_open_errno(&a, 0, -1));
 		EXPECT_EQ(EINVAL, perf_open_errno(&a, 0, 0));
@@ -265,9 +232,9 @@ TEST_F(uncore, cpu_off_line)
 	if (access(online, W_OK))
 		SKIP(return, "CPU 1 cannot go off line");
 	ASSERT_EQ(0, cpu_set_online(1, 0));
-	uncore_attr(&a, self->l3, 0);
+	pmu_attr_init(&a, self->l3, 0);
 	EXPECT_EQ(ENODEV, perf_open_errno(&a, -1, 1));
-	uncore_attr(&a, self->df, 0);
+	pmu_attr_init(&a, self->df, 0);
 	EXPECT_EQ(ENODEV, perf_open_errno(&a, -1, 1));
 	ASSERT_EQ(0, cpu_set_online(1, 1));
 	EXPECT_EQ(0, perf_open_errno(&a, -1, 1));
@@ -282,7 +249,7 @@ static void group_limit(struct __test_metadata *_metadata, int type,
 	unsigned int i;
 
 	ASSERT_GT(ARRAY_SIZE(fds), nr);
-	uncore_attr(&a, type, 0);
+	pmu_attr_init(&a, type, 0);
 	lead = sys_perf_event_open(&a, -1, 0, -1, 0);
 	ASSERT_LE(0, lead);
 	for (i = 1; i < nr; i++) {
@@ -306,18 +273,6 @@ TEST_F(uncore, groups)
 	group_limit(_metadata, self->l3, 6);
 	if (self->df_counters)
 		group_limit(_metadata, self->df, self->df_counters);
-}
-
-/* The count of @fd across @passes walks of @w. */
-static __u64 count_walk(struct __test_metadata *_metadata, int fd,
-			struct walk *w, unsigned long passes)
-{
-	__u64 before, after;
-
-	ASSERT_EQ(0, read_value(fd, &before));
-	cache_walk(passes, w->array, w->size, w->stride);
-	ASSERT_EQ(0, read_value(fd, &after));
-	return after - before;
 }
 
 /*
@@ -351,13 +306,13 @@ TEST_F(uncore, counts)
 	 * found there by a snoop, and are no misses of the L3.
 	 */
 	ASSERT_EQ(0, pin_to_cpu(0));
-	uncore_attr(&a, self->l3, l3_config(access_ev, access_um));
+	pmu_attr_init(&a, self->l3, l3_config(access_ev, access_um));
 	acc = sys_perf_event_open(&a, -1, 0, -1, 0);
 	ASSERT_LE(0, acc);
-	uncore_attr(&a, self->l3, l3_config(miss_ev, miss_um));
+	pmu_attr_init(&a, self->l3, l3_config(miss_ev, miss_um));
 	miss = sys_perf_event_open(&a, -1, 0, -1, 0);
 	ASSERT_LE(0, miss);
-	uncore_attr(&a, self->df, dram);
+	pmu_attr_init(&a, self->df, dram);
 	mem = sys_perf_event_open(&a, -1, 0, -1, 0);
 	ASSERT_LE(0, mem);
 
@@ -365,10 +320,10 @@ TEST_F(uncore, counts)
 	ASSERT_EQ(0, walk_init(&w, 2 * l2, false));
 	cache_walk(1, w.array, w.size, w.stride);
 	lines = PASSES * w.size / LINE;
-	n = count_walk(_metadata, acc, &w, PASSES);
+	ASSERT_EQ(0, walk_count(acc, &w, PASSES, &n));
 	EXPECT_LE(lines, n);
 	EXPECT_GE(2 * lines + 100000, n);
-	n = count_walk(_metadata, miss, &w, PASSES);
+	ASSERT_EQ(0, walk_count(miss, &w, PASSES, &n));
 	EXPECT_GE(lines / 4, n);
 	walk_fini(&w);
 
@@ -386,10 +341,10 @@ TEST_F(uncore, counts)
 	else
 		kept += kept2;
 	lines = PASSES * (w.size / LINE - kept);
-	n = count_walk(_metadata, miss, &w, PASSES);
+	ASSERT_EQ(0, walk_count(miss, &w, PASSES, &n));
 	EXPECT_LE(lines, n);
 	EXPECT_GE(2 * lines + 100000, n);
-	n = count_walk(_metadata, mem, &w, PASSES);
+	ASSERT_EQ(0, walk_count(mem, &w, PASSES, &n));
 	EXPECT_LE(lines, n);
 	EXPECT_GE(2 * lines + 100000, n);
 	walk_fini(&w);
@@ -398,12 +353,13 @@ TEST_F(uncore, counts)
 	close(acc);
 }
 
-/* The L3 accesses of @fd over a walk of @w. */
-static __u64 walk_accesses(struct __test_metadata *_metadata, int fd,
-			   struct walk *w)
+/* The L3 accesses of @fd over a walk of @w (0 if it cannot be read). */
+static __u64 walk_accesses(int fd, struct walk *w)
 {
+	__u64 n;
+
 	cache_walk(1, w->array, w->size, w->stride);
-	return count_walk(_metadata, fd, w, PASSES);
+	return walk_count(fd, w, PASSES, &n) ? 0 : n;
 }
 
 /* An event of the L3 (@type) of @family counting accesses on @cpu. */
@@ -411,8 +367,8 @@ static int open_accesses(int type, unsigned int family, int cpu)
 {
 	struct perf_event_attr a;
 
-	uncore_attr(&a, type, l3_config(family >= 0x19 ? 0x04 : 0x01,
-					family >= 0x19 ? 0xff : 0x80));
+	pmu_attr_init(&a, type, l3_config(family >= 0x19 ? 0x04 : 0x01,
+					  family >= 0x19 ? 0xff : 0x80));
 	return sys_perf_event_open(&a, -1, cpu, -1, 0);
 }
 
@@ -436,13 +392,13 @@ TEST_F(uncore, counts_on_the_reader)
 	ASSERT_LE(0, fd);
 	ASSERT_EQ(0, walk_init(&w, 2 * cache_size(2), false));
 	ASSERT_EQ(0, pin_to_cpu(reader));
-	EXPECT_LE(PASSES * w.size / LINE, walk_accesses(_metadata, fd, &w));
+	EXPECT_LE(PASSES * w.size / LINE, walk_accesses(fd, &w));
 	walk_fini(&w);
 	close(fd);
 
 	lead = open_accesses(self->l3, self->family, reader);
 	ASSERT_LE(0, lead);
-	uncore_attr(&a, self->l3, 0);
+	pmu_attr_init(&a, self->l3, 0);
 	fd = sys_perf_event_open(&a, -1, other, lead, 0);
 	EXPECT_LE(0, fd) TH_LOG("a member on CPU %d: %s", other,
 				strerror(errno));
@@ -474,12 +430,12 @@ TEST_F(uncore, moves_with_the_reader)
 	ASSERT_LE(0, fd);
 	ASSERT_EQ(0, walk_init(&w, 2 * cache_size(2), false));
 	lines = PASSES * w.size / LINE;
-	EXPECT_LE(lines, walk_accesses(_metadata, fd, &w));
+	EXPECT_LE(lines, walk_accesses(fd, &w));
 	ASSERT_EQ(0, cpu_set_online(reader, 0));
 	EXPECT_NE(reader, pmu_sysfs_reader(L3));
-	EXPECT_LE(lines, walk_accesses(_metadata, fd, &w));
+	EXPECT_LE(lines, walk_accesses(fd, &w));
 	EXPECT_EQ(0, cpu_set_online(reader, 1));
-	EXPECT_LE(lines, walk_accesses(_metadata, fd, &w));
+	EXPECT_LE(lines, walk_accesses(fd, &w));
 	walk_fini(&w);
 	close(fd);
 }

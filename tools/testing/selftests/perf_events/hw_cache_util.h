@@ -115,6 +115,24 @@ static void __attribute__((unused)) walk_fini(struct walk *w)
 	munmap(w->array, w->size);
 }
 
+/*
+ * What counting event @fd counts across @passes walks of @w, into @n:
+ * 0, or -1 if it cannot be read.
+ */
+static int __attribute__((unused)) walk_count(int fd, struct walk *w,
+					      unsigned long passes, __u64 *n)
+{
+	__u64 before, after;
+
+	if (read(fd, &before, sizeof(before)) != sizeof(before))
+		return -1;
+	cache_walk(passes, w->array, w->size, w->stride);
+	if (read(fd, &after, sizeof(after)) != sizeof(after))
+		return -1;
+	*n = after - before;
+	return 0;
+}
+
 /* The number in @file of cache index @index of CPU 0; 0 if unknown. */
 static unsigned long cache_info(int index, const char *file)
 {

@@ -8,15 +8,17 @@
 # its cores, and 0.5 W more of graphics where it has them), the package
 # minus its cores over one second of sleep is what the model gives;
 # perf stat -a of the C-state residency of the cores and of the package
-# over a sleep counts above zero.  Each is skipped where its PMU or its
-# event is not there (C-states: bare metal only).
+# over a sleep counts above zero; perf stat -a of the memory
+# controller's reads and writes (Intel's client uncore) prints MiB, and
+# the uncore clock counts.  Each is skipped where its PMU or its event is
+# not there (C-states and Intel's uncore: bare metal only).
 
 dir=$(dirname "$0")
 . "$dir/perf_tap.sh"
 pmus=/sys/bus/event_source/devices
 
 tap_require perf
-tap_plan 3
+tap_plan 4
 
 perf_scratch perf_stat_package_test
 
@@ -80,6 +82,23 @@ else
 			 $3 ~ /^cstate_pkg/ && $1 > 0 { pkg = 1 }
 			 END { exit !(core && pkg) }' "$tmp/stat" && ok=0
 	check $ok "perf stat -a of $evs over 0.5 s of sleep" "$tmp/stat"
+fi
+
+# 4: the memory controller's traffic in MiB (data_reads and data_writes
+# carry a scale and a unit), and the uncore's clock, over a sleep.
+if [ ! -e "$pmus/uncore_imc/events/data_reads" ]; then
+	echo "ok 4 # SKIP no uncore_imc PMU"
+else
+	clock=uncore_cbox_0
+	[ -d "$pmus/$clock" ] || clock=uncore_cbox
+	evs=uncore_imc/data_reads/,uncore_imc/data_writes/,$clock/clockticks/
+	ok=1
+	stat_sleep "$evs" 0.2 &&
+		grep -q ',MiB,uncore_imc/data_reads/' "$tmp/stat" &&
+		grep -q ',MiB,uncore_imc/data_writes/' "$tmp/stat" &&
+		awk -v c="$(value_of $clock/clockticks/)" \
+			'BEGIN { exit !(c > 0) }' && ok=0
+	check $ok "perf stat -a -e $evs over 0.2 s" "$tmp/stat"
 fi
 
 rm -rf "$tmp"

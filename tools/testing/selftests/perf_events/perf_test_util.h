@@ -110,6 +110,16 @@ static inline bool ours_kernel(void)
 	return !access("/sys/bus/event_source/devices/perf_test", F_OK);
 }
 
+/* A counting event of PMU @type and @config, enabled at open. */
+static inline void pmu_attr_init(struct perf_event_attr *attr, int type,
+				 __u64 config)
+{
+	memset(attr, 0, sizeof(*attr));
+	attr->size = sizeof(*attr);
+	attr->type = type;
+	attr->config = config;
+}
+
 /* A counting (non-sampling) PERF_TYPE_SOFTWARE event, enabled at open. */
 static inline void sw_attr_init(struct perf_event_attr *attr, __u64 config)
 {

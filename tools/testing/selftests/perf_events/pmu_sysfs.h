@@ -8,6 +8,8 @@
 #define PMU_SYSFS_H
 
 #include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
 
 #include "perf_test_util.h"
 
@@ -44,6 +46,41 @@ static inline int pmu_sysfs_reader(const char *pmu)
 	if (read_small_file(path, buf, sizeof(buf)))
 		return -1;
 	return atoi(buf);
+}
+
+/* A PMU's dynamic type (its "type" file), or -1 without the PMU. */
+static inline int pmu_sysfs_type(const char *pmu)
+{
+	int type;
+
+	return pmu_sysfs_read(pmu, "type", &type) ? -1 : type;
+}
+
+/* Read a PMU's file (format/event, events/...) into @buf; 0, or -1. */
+static inline int pmu_sysfs_string(const char *pmu, const char *file,
+				   char *buf, size_t size)
+{
+	char path[256];
+
+	snprintf(path, sizeof(path), PMU_SYSFS_DIR "%s/%s", pmu, file);
+	return read_small_file(path, buf, size);
+}
+
+/* How many CPUs a PMU's cpumask file lists ("0", "0,2", "0-1"); or -1. */
+static inline int pmu_sysfs_cpus(const char *pmu)
+{
+	char buf[128], *p;
+	int n = 0, lo, hi;
+
+	if (pmu_sysfs_string(pmu, "cpumask", buf, sizeof(buf)))
+		return -1;
+	for (p = strtok(buf, ",\n"); p; p = strtok(NULL, ",\n")) {
+		if (sscanf(p, "%d-%d", &lo, &hi) == 2)
+			n += hi - lo + 1;
+		else
+			n++;
+	}
+	return n;
 }
 
 /* /sys/devices/system/cpu/cpu@cpu/online, for @cpu. */

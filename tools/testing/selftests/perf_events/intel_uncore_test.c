@@ -1,0 +1,449 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The uncore PMUs of Intel's client parts from Sandy Bridge to Comet
+ * Lake (/sys/bus/event_source/devices/uncore_cbox_<n>, uncore_arb,
+ * uncore_imc): the counters of the last-level cache's slices (C-Boxes),
+ * of the arbitration between cores and memory, the uncore clock, and
+ * the memory controller's free-running counts of 64-byte requests.
+ *
+ * What 6.1 does, and ours must, on such a part without the hypervisor
+ * bit: one C-Box PMU a core (at most 4 before Skylake, 8 from it), the
+ * first with events/clockticks; a cpumask of one CPU per package; the
+ * memory controller's events with a scale to MiB; CPU-wide counting
+ * events only (task events, a CPU of -1, sampling and exclude_* bits
+ * EINVAL); the clock only on the first C-Box; a group only as big as a
+ * box's counters (and its clock), the arbitration box's occupancy on
+ * its counter 0 only.  An event opened on any CPU counts on the
+ * cpumask's, and on the next CPU of the package when that one goes off
+ * line.
+ *
+ * The counts are the emulation's (harness/qemu/0045): the caches'
+ * lookups of the L3 and misses there, and the lines read from memory,
+ * for every vCPU.  So a walk of an array twice the L3's size reads from
+ * memory every line but those the caches keep.
+ */
+#define _GNU_SOURCE
+#include <cpuid.h>
+#include <dirent.h>
+#include <sys/ioctl.h>
+
+#include "perf_test_util.h"
+#include "pmu_sysfs.h"
+#include "../kselftest_harness.h"
+#include "hw_cache_util.h"
+
+#define ARB	"uncore_arb"
+#define IMC	"uncore_imc"
+#define PASSES	2
+
+/* Intel's client models with this uncore, and the first with Skylake's. */
+static const unsigned char client_models[] = {
+	0x2a, 0x3a, 0x3c, 0x45, 0x46, 0x3d, 0x47,
+	0x4e, 0x5e, 0x8e, 0x9e, 0xa5, 0xa6,
+};
+
+/* Whether this is a client part 6.1 drives the uncore of; its model. */
+static bool client_part(unsigned int *model)
+{
+	unsigned int a, b, c, d, i;
+
+	__cpuid(0, a, b, c, d);
+	if (b != 0x756e6547)	/* "Genu"ineIntel */
+		return false;
+	__cpuid(1, a, b, c, d);
+	if (c & (1u << 31))	/* a hypervisor */
+		return false;
+	if (((a >> 8) & 0xf) != 6)
+		return false;
+	*model = ((a >> 4) & 0xf) | ((a >> 12) & 0xf0);
+	for (i = 0; i < ARRAY_SIZE(client_models); i++) {
+		if (client_models[i] == *model)
+			return true;
+	}
+	return false;
+}
+
+/* The number of PMUs whose names start with @prefix. */
+static int count_pmus(const char *prefix)
+{
+	DIR *dir = opendir(PMU_SYSFS_DIR);
+	struct dirent *d;
+	int n = 0;
+
+	if (!dir)
+		return -1;
+	while ((d = readdir(dir)))
+		n += !strncmp(d->d_name, prefix, strlen(prefix));
+	closedir(dir);
+	return n;
+}
+
+/* The number of packages: distinct physical_package_id files. */
+static int packages(void)
+{
+	char path[128], buf[32], seen[64][32];
+	int cpu, n = 0, i;
+
+	for (cpu = 0; cpu < 64; cpu++) {
+		snprintf(path, sizeof(path),
+			 "/sys/devices/system/cpu/cpu%d/topology/physical_package_id",
+			 cpu);
+		if (read_small_file(path, buf, sizeof(buf)))
+			continue;
+		for (i = 0; i < n && strcmp(seen[i], buf); i++)
+			;
+		if (i == n)
+			strcpy(seen[n++], buf);
+	}
+	return n;
+}
+
+FIXTURE(uncore) {
+	unsigned int model, cboxes;
+	int cbox0, arb, imc;
+	char cbox0_name[32];
+	const char *skip;
+};
+
+FIXTURE_SETUP(uncore)
+{
+	if (!client_part(&self->model)) {
+		self->skip = "not an Intel client part (Sandy Bridge to Comet Lake) on bare metal";
+		return;
+	}
+	self->cboxes = count_pmus("uncore_cbox");
+	ASSERT_LE(1, self->cboxes);
+	strcpy(self->cbox0_name, self->cboxes == 1 ? "uncore_cbox" :
+						      "uncore_cbox_0");
+	self->cbox0 = pmu_sysfs_type(self->cbox0_name);
+	self->arb = pmu_sysfs_type(ARB);
+	self->imc = pmu_sysfs_type(IMC);
+	ASSERT_LE(0, self->cbox0);
+	ASSERT_LE(0, self->arb);
+}
+
+FIXTURE_TEARDOWN(uncore)
+{
+}
+
+/* The C-Boxes' format and clock, the memory controller's events. */
+TEST_F(uncore, sysfs)
+{
+	static const char * const imc_events[] = {
+		"data_reads", "data_writes", "gt_requests", "ia_requests",
+		"io_requests",
+	};
+	static const char * const fields[][2] = {
+		{ "event", "config:0-7\n" }, { "umask", "config:8-15\n" },
+		{ "edge", "config:18\n" }, { "inv", "config:23\n" },
+		{ "cmask", "config:24-28\n" },
+	};
+	char buf[64], file[64];
+	unsigned int i;
+
+	if (self->skip)
+		SKIP(return, "%s", self->skip);
+	EXPECT_GE(self->model >= 0x4e ? 8 : 4, self->cboxes);
+	for (i = 0; i < ARRAY_SIZE(fields); i++) {
+		snprintf(file, sizeof(file), "format/%s", fields[i][0]);
+		ASSERT_EQ(0, pmu_sysfs_string(self->cbox0_name, file, buf,
+					      sizeof(buf)));
+		EXPECT_STREQ(fields[i][1], buf);
+		ASSERT_EQ(0, pmu_sysfs_string(ARB, file, buf, sizeof(buf)));
+		EXPECT_STREQ(fields[i][1], buf);
+	}
+	ASSERT_EQ(0, pmu_sysfs_string(self->cbox0_name, "events/clockticks",
+				      buf, sizeof(buf)));
+	/* 6.1's uncore writes its events files without a newline. */
+	EXPECT_STREQ("event=0xff,umask=0x00", buf);
+	EXPECT_NE(0, pmu_sysfs_string(ARB, "events/clockticks", buf,
+				      sizeof(buf)));
+	EXPECT_EQ(packages(), pmu_sysfs_cpus(self->cbox0_name));
+	EXPECT_EQ(packages(), pmu_sysfs_cpus(ARB));
+
+	if (self->imc < 0)
+		SKIP(return, "no memory controller's counters (host bridge)");
+	EXPECT_EQ(packages(), pmu_sysfs_cpus(IMC));
+	ASSERT_EQ(0, pmu_sysfs_string(IMC, "format/event", buf, sizeof(buf)));
+	EXPECT_STREQ("config:0-7\n", buf);
+	EXPECT_NE(0, pmu_sysfs_string(IMC, "format/umask", buf, sizeof(buf)));
+	for (i = 0; i < ARRAY_SIZE(imc_events); i++) {
+		snprintf(file, sizeof(file), "events/%s", imc_events[i]);
+		ASSERT_EQ(0, pmu_sysfs_string(IMC, file, buf, sizeof(buf)));
+		snprintf(file, sizeof(file), "event=0x%02x", i + 1);
+		EXPECT_STREQ(file, buf);
+		snprintf(file, sizeof(file), "events/%s.scale", imc_events[i]);
+		ASSERT_EQ(0, pmu_sysfs_string(IMC, file, buf, sizeof(buf)));
+		EXPECT_STREQ("6.103515625e-5", buf);
+		snprintf(file, sizeof(file), "events/%s.unit", imc_events[i]);
+		ASSERT_EQ(0, pmu_sysfs_string(IMC, file, buf, sizeof(buf)));
+		EXPECT_STREQ("MiB", buf);
+	}
+}
+
+/* CPU-wide counting events only, the clock on the first C-Box only. */
+TEST_F(uncore, refused)
+{
+	const int types[] = { self->cbox0, self->arb, self->imc };
+	struct perf_event_attr a;
+	char name[32];
+	unsigned int i;
+	int type;
+
+	if (self->skip)
+		SKIP(return, "%s", self->skip);
+	for (i = 0; i < ARRAY_SIZE(types); i++) {
+		if (types[i] < 0)
+			continue;
+		pmu_attr_init(&a, types[i], 1);
+		EXPECT_EQ(0, perf_open_errno(&a, -1, 0));
+		EXPECT_EQ(EINVAL, perf_open_errno(&a, -1, -1));
+		EXPECT_CPU_COUNTER_REFUSALS(&a);
+		a.exclude_hv = 1;
+		EXPECT_EQ(EINVAL, perf_open_errno(&a, -1, 0));
+	}
+
+	pmu_attr_init(&a, self->cbox0, 0xff);
+	EXPECT_EQ(0, perf_open_errno(&a, -1, 0));
+	pmu_attr_init(&a, self->arb, 0xff);
+	EXPECT_EQ(EINVAL, perf_open_errno(&a, -1, 0));
+	if (self->cboxes > 1) {
+		snprintf(name, sizeof(name), "uncore_cbox_%u", self->cboxes - 1);
+		type = pmu_sysfs_type(name);
+		ASSERT_LE(0, type);
+		pmu_attr_init(&a, type, 0xff);
+		EXPECT_EQ(EINVAL, perf_open_errno(&a, -1, 0));
+		/* Bits of no field are dropped, not refused. */
+		pmu_attr_init(&a, type, 0x34 | 1ull << 40);
+		EXPECT_EQ(0, perf_open_errno(&a, -1, 0));
+	}
+
+	if (self->imc < 0)
+		return;
+	pmu_attr_init(&a, self->imc, 0);
+	EXPECT_EQ(EINVAL, perf_open_errno(&a, -1, 0));
+	pmu_attr_init(&a, self->imc, 6);
+	EXPECT_EQ(EINVAL, perf_open_errno(&a, -1, 0));
+	pmu_attr_init(&a, self->imc, 0x101);
+	EXPECT_EQ(EINVAL, perf_open_errno(&a, -1, 0));
+	pmu_attr_init(&a, self->imc, 5);
+	EXPECT_EQ(0, perf_open_errno(&a, -1, 0));
+}
+
+/* Opens @n events of @type and @config in @lead's group; the last fd. */
+static int open_members(int type, __u64 config, int lead, int n, int *fds)
+{
+	struct perf_event_attr a;
+	int i;
+
+	pmu_attr_init(&a, type, config);
+	for (i = 0; i < n; i++) {
+		fds[i] = sys_perf_event_open(&a, -1, 0, lead, 0);
+		if (fds[i] < 0)
+			return -1;
+	}
+	return 0;
+}
+
+static void close_all(int *fds, int n)
+{
+	int i;
+
+	for (i = 0; i < n; i++)
+		if (fds[i] >= 0)
+			close(fds[i]);
+}
+
+/*
+ * A C-Box's group: its counters (two before Skylake, four from it) and
+ * the clock, no more.  The arbitration box's: two counters, one event
+ * of its occupancy (0x80), which counts on counter 0 only.  The memory
+ * controller's counters run free: a group of it has no limit.
+ */
+TEST_F(uncore, groups)
+{
+	unsigned int nr = self->model >= 0x4e ? 4 : 2;
+	struct perf_event_attr a;
+	int lead, fds[16];
+
+	if (self->skip)
+		SKIP(return, "%s", self->skip);
+	memset(fds, -1, sizeof(fds));
+	pmu_attr_init(&a, self->cbox0, 0xff);
+	lead = sys_perf_event_open(&a, -1, 0, -1, 0);
+	ASSERT_LE(0, lead);
+	ASSERT_EQ(0, open_members(self->cbox0, 0x34, lead, nr, fds));
+	EXPECT_EQ(-1, open_members(self->cbox0, 0x34, lead, 1, fds + nr));
+	EXPECT_EQ(EINVAL, errno);
+	EXPECT_EQ(-1, open_members(self->cbox0, 0xff, lead, 1, fds + nr));
+	EXPECT_EQ(EINVAL, errno);
+	close_all(fds, ARRAY_SIZE(fds));
+	close(lead);
+
+	memset(fds, -1, sizeof(fds));
+	pmu_attr_init(&a, self->arb, 0x0180);
+	lead = sys_perf_event_open(&a, -1, 0, -1, 0);
+	ASSERT_LE(0, lead);
+	EXPECT_EQ(-1, open_members(self->arb, 0x0180, lead, 1, fds));
+	EXPECT_EQ(EINVAL, errno);
+	EXPECT_EQ(0, open_members(self->arb, 0x0181, lead, 1, fds + 1));
+	EXPECT_EQ(-1, open_members(self->arb, 0x0181, lead, 1, fds + 2));
+	EXPECT_EQ(EINVAL, errno);
+	close_all(fds, ARRAY_SIZE(fds));
+	close(lead);
+
+	if (self->imc < 0)
+		return;
+	memset(fds, -1, sizeof(fds));
+	pmu_attr_init(&a, self->imc, 1);
+	lead = sys_perf_event_open(&a, -1, 0, -1, 0);
+	ASSERT_LE(0, lead);
+	EXPECT_EQ(0, open_members(self->imc, 1, lead, 4, fds));
+	EXPECT_EQ(0, open_members(self->imc, 2, lead, 4, fds + 4));
+	close_all(fds, ARRAY_SIZE(fds));
+	close(lead);
+}
+
+/* The lines of @w that the L3 and L2 do not keep from walk to walk. */
+static __u64 lines_missed(const struct walk *w)
+{
+	long kept = walk_lines_kept(w, 3), kept2 = walk_lines_kept(w, 2);
+
+	if (kept < 0 || kept2 < 0)
+		return w->size / LINE - w->size / LINE / 16;
+	return w->size / LINE - kept - kept2;
+}
+
+/*
+ * The memory controller's reads: every line of a walk twice the L3's
+ * size that the caches do not keep is read from memory, and is a
+ * request of the cores.  Other CPUs' reads count too: the counts are
+ * at least the walk's, and not many more.
+ */
+TEST_F(uncore, imc_counts)
+{
+	struct perf_event_attr a;
+	int reads, ia;
+	struct walk w;
+	__u64 lines, n;
+
+	if (self->skip)
+		SKIP(return, "%s", self->skip);
+	if (self->imc < 0)
+		SKIP(return, "no memory controller's counters (host bridge)");
+	ASSERT_NE(0, cache_size(3));
+	ASSERT_EQ(0, pin_to_cpu(0));
+	pmu_attr_init(&a, self->imc, 1);
+	reads = sys_perf_event_open(&a, -1, 0, -1, 0);
+	ASSERT_LE(0, reads);
+	pmu_attr_init(&a, self->imc, 4);
+	ia = sys_perf_event_open(&a, -1, 0, -1, 0);
+	ASSERT_LE(0, ia);
+
+	ASSERT_EQ(0, walk_init(&w, 2 * cache_size(3), false));
+	cache_walk(1, w.array, w.size, w.stride);
+	lines = PASSES * lines_missed(&w);
+	ASSERT_EQ(0, walk_count(reads, &w, PASSES, &n));
+	EXPECT_LE(lines, n);
+	EXPECT_GE(2 * lines + 100000, n);
+	ASSERT_EQ(0, walk_count(ia, &w, PASSES, &n));
+	EXPECT_LE(lines, n);
+	EXPECT_GE(2 * lines + 100000, n);
+	walk_fini(&w);
+	close(ia);
+	close(reads);
+}
+
+/*
+ * An event opened on a CPU other than the cpumask's counts there: it
+ * joins a group of its box led there.
+ */
+TEST_F(uncore, counts_on_the_reader)
+{
+	int reader = pmu_sysfs_reader(ARB), other, fd, lead;
+	struct perf_event_attr a;
+
+	if (self->skip)
+		SKIP(return, "%s", self->skip);
+	if (sysconf(_SC_NPROCESSORS_ONLN) < 2)
+		SKIP(return, "one CPU");
+	ASSERT_LE(0, reader);
+	other = reader ? 0 : 1;
+	pmu_attr_init(&a, self->cbox0, 0xff);
+	lead = sys_perf_event_open(&a, -1, reader, -1, 0);
+	ASSERT_LE(0, lead);
+	pmu_attr_init(&a, self->cbox0, 0x0134);
+	fd = sys_perf_event_open(&a, -1, other, lead, 0);
+	EXPECT_LE(0, fd) TH_LOG("a member on CPU %d: %s", other,
+				strerror(errno));
+	if (fd >= 0)
+		close(fd);
+	/* A box's events make a group; two boxes' cannot (6.1 neither). */
+	pmu_attr_init(&a, self->arb, 0x0181);
+	EXPECT_EQ(-1, sys_perf_event_open(&a, -1, reader, lead, 0));
+	EXPECT_EQ(EINVAL, errno);
+	close(lead);
+}
+
+/*
+ * The clock counts while the machine runs: it moves across a second's
+ * sleep, on the reader or another CPU.
+ */
+TEST_F(uncore, clockticks)
+{
+	struct perf_event_attr a;
+	__u64 before, after;
+	int fd;
+
+	if (self->skip)
+		SKIP(return, "%s", self->skip);
+	pmu_attr_init(&a, self->cbox0, 0xff);
+	fd = sys_perf_event_open(&a, -1, sysconf(_SC_NPROCESSORS_ONLN) - 1,
+				 -1, 0);
+	ASSERT_LE(0, fd);
+	ASSERT_EQ(0, read_value(fd, &before));
+	usleep(100000);
+	ASSERT_EQ(0, read_value(fd, &after));
+	EXPECT_LT(before, after);
+	close(fd);
+}
+
+/*
+ * When the reader goes off line its events move to the next CPU of the
+ * package, which the cpumask names from then on, and go on counting.
+ */
+TEST_F(uncore, moves_with_the_reader)
+{
+	int reader = pmu_sysfs_reader(ARB), fd;
+	struct perf_event_attr a;
+	__u64 before, after, moved;
+	char online[64];
+
+	if (self->skip)
+		SKIP(return, "%s", self->skip);
+	ASSERT_LE(0, reader);
+	cpu_online_path(reader, online, sizeof(online));
+	if (sysconf(_SC_NPROCESSORS_ONLN) < 2 || access(online, W_OK))
+		SKIP(return, "CPU %d cannot go off line", reader);
+	pmu_attr_init(&a, self->cbox0, 0xff);
+	fd = sys_perf_event_open(&a, -1, reader, -1, 0);
+	ASSERT_LE(0, fd);
+	usleep(10000);
+	ASSERT_EQ(0, read_value(fd, &before));
+	ASSERT_LT(0, before);
+	ASSERT_EQ(0, cpu_set_online(reader, 0));
+	EXPECT_NE(reader, pmu_sysfs_reader(ARB));
+	EXPECT_NE(reader, pmu_sysfs_reader(self->cbox0_name));
+	if (self->imc >= 0)
+		EXPECT_NE(reader, pmu_sysfs_reader(IMC));
+	usleep(10000);
+	ASSERT_EQ(0, read_value(fd, &moved));
+	EXPECT_LT(before, moved);
+	EXPECT_EQ(0, cpu_set_online(reader, 1));
+	usleep(10000);
+	ASSERT_EQ(0, read_value(fd, &after));
+	EXPECT_LT(moved, after);
+	close(fd);
+}
+
+TEST_HARNESS_MAIN
