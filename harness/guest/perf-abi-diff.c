@@ -3719,7 +3719,8 @@ static void fam_hw(void)
 
 /*
  * The PMUs of a package, die or core (RAPL's power, the C-state
- * residency PMUs, AMD's L3 and data fabric): each config up to past the last, on CPU 0 and CPU 1
+ * residency PMUs, AMD's L3 and data fabric, Intel's client uncore):
+ * each config up to past the last and the uncore's clock, on CPU 0 and CPU 1
  * (which counts on its die's reader), as task events, sampling, each
  * exclude_* bit, the flags a counting event may have, in a hardware and
  * a software leader's group, as nobody, and the ioctls and mmap on one
@@ -3793,8 +3794,9 @@ static void fam_pkg(void)
 {
 	static const char * const names[] = {
 		"power", "cstate_core", "cstate_pkg", "amd_l3", "amd_df",
+		"uncore_cbox_0", "uncore_cbox_1", "uncore_arb", "uncore_imc",
 	};
-	static const u64 bad[] = { 0x100, 1ULL << 32, ~0ULL };
+	static const u64 bad[] = { 0xff, 0x100, 1ULL << 32, ~0ULL };
 	struct spec s;
 	unsigned int p, i;
 

@@ -21,8 +21,9 @@
  *    bridge's MCHBAR: the PMU uncore_imc (uncore_imc.c).
  *
  * Nothing counts until the global control (0x391, 0xe01 from Skylake)
- * enables the uncore, which the die's reader does when it comes on
- * line.  The counters never interrupt: a timer on the reader folds
+ * enables the uncore, which the reader writes as it starts each event
+ * (a resume from suspend clears it), and clears when the die's last CPU
+ * goes off line.  The counters never interrupt: a timer on the reader folds
  * their counts into the events before they wrap.
  *
  * Events are CPU-wide counting events (no task events, no sampling, no
@@ -77,6 +78,7 @@
 #define UNC_CTL_MASK		(GENMASK_ULL(15, 0) | BIT_ULL(18) | \
 				 BIT_ULL(23) | GENMASK_ULL(28, 24))
 #define UNC_CLOCKTICKS		0xff	/* attr.config of the clock */
+
 #define UNC_WIDTH		44
 #define UNC_FIXED_WIDTH		48
 /* At 4 GHz a 44-bit counter wraps after an hour: fold every minute. */
@@ -139,6 +141,12 @@ static u64 uncore_global_on;
  * callbacks, which the hotplug lock serializes.
  */
 static cpumask_t uncore_readers;
+/*
+ * A reader going off line, while its events move: it may still add them
+ * (a pinned group must not fail there).  Under the hotplug lock; -1 if
+ * none.
+ */
+static int uncore_leaving = -1;
 
 /* The boxes of MSRs: the C-Boxes, then the arbitration box. */
 #define UNCORE_MSR_BOXES	9
@@ -297,7 +305,8 @@ static int uncore_event_add(struct perf_event *event, int flags)
 	 * that went off line with the rest of its die, and came back after
 	 * another CPU of it, wait there: the counters are the reader's.
 	 */
-	if (!cpumask_test_cpu(smp_processor_id(), &uncore_readers))
+	if (!cpumask_test_cpu(smp_processor_id(), &uncore_readers) &&
+	    smp_processor_id() != READ_ONCE(uncore_leaving))
 		return -EBUSY;
 	idx = box->ops->assign(box, event);
 	if (idx < 0)
@@ -406,17 +415,27 @@ static bool uncore_msr_group_fits(struct uncore_box *box,
 	return fixed <= 1 && counter0 <= 1 && general <= box->nr;
 }
 
+/*
+ * Event 0xff with a unit mask of 0x10 or more: 6.1's encoding of a
+ * free-running counter (the servers' uncores have them), which these
+ * boxes do not have.
+ */
+static bool uncore_free_running(u64 config)
+{
+	return (config & 0xff) == 0xff && ((config >> 8) & 0xff) >= 0x10;
+}
+
 static int uncore_msr_event_init(struct uncore_box *box,
 				 struct perf_event *event)
 {
-	if (event->attr.config == UNC_CLOCKTICKS) {
-		/* The clock counter is the first C-Box's. */
-		if (!box->fixed)
-			return -EINVAL;
-		event->hw.config = 0;
-	} else {
-		event->hw.config = event->attr.config & UNC_CTL_MASK;
-	}
+	u64 config = event->attr.config;
+
+	/* The clock counter is the first C-Box's. */
+	if (config == UNC_CLOCKTICKS && !box->fixed)
+		return -EINVAL;
+	if (config != UNC_CLOCKTICKS && uncore_free_running(config))
+		return -EINVAL;
+	event->hw.config = config == UNC_CLOCKTICKS ? 0 : config & UNC_CTL_MASK;
 	if (!uncore_msr_group_fits(box, event))
 		return -EINVAL;
 	return 0;
@@ -459,8 +478,13 @@ static u64 uncore_msr_read(struct uncore_box *box, struct perf_event *event)
 	return val;
 }
 
+/*
+ * The global control first: suspend and resume, or a firmware, may have
+ * cleared it since the die's reader came on line.
+ */
 static void uncore_msr_enable(struct perf_event *event)
 {
+	wrmsrl(uncore_global_ctl, uncore_global_on);
 	wrmsrl(event->hw.config_base, event->hw.config | UNC_CTL_EN);
 }
 
@@ -515,17 +539,19 @@ int uncore_box_register(struct uncore_box *box)
 	}
 	box->pmu = uncore_pmu_ops;
 	box->pmu.attr_groups = box->groups;
+	/*
+	 * Under the hotplug lock: no reader goes off line between an event's
+	 * first open and @registered, which has its events move.
+	 */
+	cpus_read_lock();
 	ret = perf_pmu_register(&box->pmu, box->name, -1);
+	box->registered = !ret;
+	cpus_read_unlock();
 	if (ret) {
 		free_percpu(box->readers);
 		box->readers = NULL;
-		return ret;
 	}
-	/* From now on a reader going off line moves its events. */
-	cpus_read_lock();
-	box->registered = true;
-	cpus_read_unlock();
-	return 0;
+	return ret;
 }
 
 /**
@@ -538,8 +564,8 @@ void uncore_box_unregister(struct uncore_box *box)
 		return;
 	cpus_read_lock();
 	box->registered = false;
-	cpus_read_unlock();
 	perf_pmu_unregister(&box->pmu);
+	cpus_read_unlock();
 	free_percpu(box->readers);
 	box->readers = NULL;
 }
@@ -619,8 +645,6 @@ static int uncore_cpu_online(unsigned int cpu)
 	if (uncore_reader_of(cpu) < nr_cpu_ids)
 		return 0;
 	cpumask_set_cpu(cpu, &uncore_readers);
-	/* The die's first CPU on line: its uncore starts counting. */
-	wrmsrl(uncore_global_ctl, uncore_global_on);
 	return 0;
 }
 
@@ -634,11 +658,13 @@ static int uncore_cpu_offline(unsigned int cpu)
 	next = cpumask_any_but(topology_die_cpumask(cpu), cpu);
 	if (next < nr_cpu_ids)
 		cpumask_set_cpu(next, &uncore_readers);
+	WRITE_ONCE(uncore_leaving, cpu);
 	cpumask_clear_cpu(cpu, &uncore_readers);
 	if (next < nr_cpu_ids)
 		uncore_migrate(cpu, next);
 	else
 		wrmsrl(uncore_global_ctl, 0);
+	WRITE_ONCE(uncore_leaving, -1);
 	return 0;
 }
 
@@ -693,9 +719,10 @@ static int __init intel_uncore_init(void)
 		if (ret)
 			goto fail;
 	}
+	/* The boxes of MSRs count without the memory controller's. */
 	ret = uncore_imc_init();
-	if (ret)
-		goto fail;
+	if (ret && ret != -ENODEV)
+		pr_warn("no uncore_imc: %d\n", ret);
 	return 0;
 
 fail:

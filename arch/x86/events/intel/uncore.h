@@ -105,7 +105,7 @@ void uncore_box_unregister(struct uncore_box *box);
 void uncore_box_migrate(struct uncore_box *box, unsigned int from,
 			unsigned int to);
 
-int uncore_imc_init(void);
+int __init uncore_imc_init(void);
 void uncore_imc_migrate(unsigned int from, unsigned int to);
 void uncore_imc_exit(void);
 

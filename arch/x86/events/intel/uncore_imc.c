@@ -14,7 +14,10 @@
  *	5	io_requests	0x5048	I/O's requests
  *
  * The counters never stop and cannot be programmed: any number of
- * events can read each.  At 64 bytes a count they wrap after 256 GiB,
+ * events can read each.  The host bridge is found by its id at init and
+ * not bound as a driver: the counters need nothing of a driver's life,
+ * and a driver's unbinding (or the device's removal) with events open
+ * would unmap what they read.  At 64 bytes a count they wrap after 256 GiB,
  * a few seconds of a fast machine's bandwidth, so the readers' timers
  * fold them in every second.  The events' scale makes MiB of them.
  */
@@ -128,37 +131,6 @@ static struct uncore_box imc_box = {
 			    &imc_events_group },
 };
 
-static int imc_probe(struct pci_dev *pdev, const struct pci_device_id *id)
-{
-	u32 lo, hi;
-	u64 addr;
-	int ret;
-
-	if (imc_box.io)
-		return -EBUSY;
-	pci_read_config_dword(pdev, IMC_MCHBAR, &lo);
-	pci_read_config_dword(pdev, IMC_MCHBAR + 4, &hi);
-	if (!(lo & IMC_MCHBAR_EN))
-		return -ENODEV;
-	addr = ((u64)hi << 32 | lo) & PAGE_MASK;
-	imc_box.io = ioremap(addr, IMC_MAP_SIZE);
-	if (!imc_box.io)
-		return -ENOMEM;
-	ret = uncore_box_register(&imc_box);
-	if (ret) {
-		iounmap(imc_box.io);
-		imc_box.io = NULL;
-	}
-	return ret;
-}
-
-static void imc_remove(struct pci_dev *pdev)
-{
-	uncore_box_unregister(&imc_box);
-	iounmap(imc_box.io);
-	imc_box.io = NULL;
-}
-
 /* The host bridges of the client parts, by their datasheets. */
 #define IMC(_id)	{ PCI_VDEVICE(INTEL, _id) }
 
@@ -185,25 +157,40 @@ static const struct pci_device_id imc_ids[] = {
 };
 MODULE_DEVICE_TABLE(pci, imc_ids);
 
-static struct pci_driver imc_driver = {
-	.name		= "intel_uncore_imc",
-	.id_table	= imc_ids,
-	.probe		= imc_probe,
-	.remove		= imc_remove,
-};
-
-static bool imc_driver_registered;
-
 /**
  * uncore_imc_init() - drives the memory controller's counters, if any
  *
- * Return: 0, also without the device, or a negative errno.
+ * Return: 0, -ENODEV without the host bridge or its MCHBAR, or another
+ * negative errno.
  */
-int uncore_imc_init(void)
+int __init uncore_imc_init(void)
 {
-	int ret = pci_register_driver(&imc_driver);
+	struct pci_dev *pdev = NULL;
+	u32 lo, hi;
+	u64 addr;
+	int ret;
 
-	imc_driver_registered = !ret;
+	for_each_pci_dev(pdev) {
+		if (pci_match_id(imc_ids, pdev))
+			break;
+	}
+	if (!pdev)
+		return -ENODEV;
+	pci_read_config_dword(pdev, IMC_MCHBAR, &lo);
+	pci_read_config_dword(pdev, IMC_MCHBAR + 4, &hi);
+	pci_dev_put(pdev);
+	/* Disabled by firmware, the window would read what lies there. */
+	if (!(lo & IMC_MCHBAR_EN))
+		return -ENODEV;
+	addr = ((u64)hi << 32 | lo) & PAGE_MASK;
+	imc_box.io = ioremap(addr, IMC_MAP_SIZE);
+	if (!imc_box.io)
+		return -ENOMEM;
+	ret = uncore_box_register(&imc_box);
+	if (ret) {
+		iounmap(imc_box.io);
+		imc_box.io = NULL;
+	}
 	return ret;
 }
 
@@ -222,7 +209,9 @@ void uncore_imc_migrate(unsigned int from, unsigned int to)
  */
 void uncore_imc_exit(void)
 {
-	if (imc_driver_registered)
-		pci_unregister_driver(&imc_driver);
-	imc_driver_registered = false;
+	if (!imc_box.io)
+		return;
+	uncore_box_unregister(&imc_box);
+	iounmap(imc_box.io);
+	imc_box.io = NULL;
 }

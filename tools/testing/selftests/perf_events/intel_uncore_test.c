@@ -33,6 +33,10 @@
 #include "hw_cache_util.h"
 
 #define ARB	"uncore_arb"
+/* C-Box event 0x34, every state (M, E, S, I) of any request: lookups. */
+#define LOOKUPS		0x8f34
+#define MISSES		0x8834	/* state I: the line was not there */
+#define ARB_REQUESTS	0x0181
 #define IMC	"uncore_imc"
 #define PASSES	2
 
@@ -61,6 +65,52 @@ static bool client_part(unsigned int *model)
 			return true;
 	}
 	return false;
+}
+
+/* The cores a package has: CPUID leaf 4's EAX[31:26], plus one. */
+static unsigned int package_cores(void)
+{
+	unsigned int a, b, c, d;
+
+	__cpuid_count(4, 0, a, b, c, d);
+	return (a >> 26) + 1;
+}
+
+/* The client parts' host bridges, whose MCHBAR has the IMC's counters. */
+static const unsigned short imc_bridges[] = {
+	0x0100, 0x0150, 0x0154, 0x0a04, 0x0c00, 0x1604, 0x1900, 0x1904,
+	0x190c, 0x190f, 0x1910, 0x1918, 0x191f, 0x5904, 0x590c, 0x590d,
+	0x590f, 0x5910, 0x5914, 0x5918, 0x591f, 0x3e0f, 0x3e10, 0x3e18,
+	0x3e1f, 0x3e30, 0x3e31, 0x3e32, 0x3e33, 0x3e34, 0x3e35, 0x3ec2,
+	0x3ec4, 0x3ec6, 0x3eca, 0x3ecc, 0x3ed0, 0x9b33, 0x9b43, 0x9b44,
+	0x9b51, 0x9b53, 0x9b54, 0x9b61, 0x9b63, 0x9b64, 0x9b71, 0x9b73,
+};
+
+/* Whether the machine has one of those host bridges (an Intel device). */
+static bool has_imc_bridge(void)
+{
+	DIR *dir = opendir("/sys/bus/pci/devices");
+	char path[300], buf[32];
+	struct dirent *d;
+	bool found = false;
+	unsigned int i;
+
+	while (dir && !found && (d = readdir(dir))) {
+		snprintf(path, sizeof(path), "/sys/bus/pci/devices/%s/vendor",
+			 d->d_name);
+		if (read_small_file(path, buf, sizeof(buf)) ||
+		    strtoul(buf, NULL, 16) != 0x8086)
+			continue;
+		snprintf(path, sizeof(path), "/sys/bus/pci/devices/%s/device",
+			 d->d_name);
+		if (read_small_file(path, buf, sizeof(buf)))
+			continue;
+		for (i = 0; i < ARRAY_SIZE(imc_bridges); i++)
+			found |= strtoul(buf, NULL, 16) == imc_bridges[i];
+	}
+	if (dir)
+		closedir(dir);
+	return found;
 }
 
 /* The number of PMUs whose names start with @prefix. */
@@ -120,6 +170,9 @@ FIXTURE_SETUP(uncore)
 	self->imc = pmu_sysfs_type(IMC);
 	ASSERT_LE(0, self->cbox0);
 	ASSERT_LE(0, self->arb);
+	/* The memory controller's PMU wherever its host bridge is. */
+	if (has_imc_bridge())
+		ASSERT_LE(0, self->imc);
 }
 
 FIXTURE_TEARDOWN(uncore)
@@ -143,7 +196,10 @@ TEST_F(uncore, sysfs)
 
 	if (self->skip)
 		SKIP(return, "%s", self->skip);
-	EXPECT_GE(self->model >= 0x4e ? 8 : 4, self->cboxes);
+	/* One C-Box a core, up to 4 (8 from Skylake). */
+	EXPECT_EQ(package_cores() < (self->model >= 0x4e ? 8 : 4) ?
+		  package_cores() : (self->model >= 0x4e ? 8 : 4),
+		  self->cboxes);
 	for (i = 0; i < ARRAY_SIZE(fields); i++) {
 		snprintf(file, sizeof(file), "format/%s", fields[i][0]);
 		ASSERT_EQ(0, pmu_sysfs_string(self->cbox0_name, file, buf,
@@ -207,6 +263,13 @@ TEST_F(uncore, refused)
 	EXPECT_EQ(0, perf_open_errno(&a, -1, 0));
 	pmu_attr_init(&a, self->arb, 0xff);
 	EXPECT_EQ(EINVAL, perf_open_errno(&a, -1, 0));
+	/* Event 0xff with a unit mask from 0x10: a free-running counter. */
+	pmu_attr_init(&a, self->cbox0, 0x10ff);
+	EXPECT_EQ(EINVAL, perf_open_errno(&a, -1, 0));
+	pmu_attr_init(&a, self->cbox0, ~0ULL);
+	EXPECT_EQ(EINVAL, perf_open_errno(&a, -1, 0));
+	pmu_attr_init(&a, self->cbox0, 0x0fff);
+	EXPECT_EQ(0, perf_open_errno(&a, -1, 0));
 	if (self->cboxes > 1) {
 		snprintf(name, sizeof(name), "uncore_cbox_%u", self->cboxes - 1);
 		type = pmu_sysfs_type(name);
@@ -355,6 +418,80 @@ TEST_F(uncore, imc_counts)
 }
 
 /*
+ * The slices' lookups and misses and the arbitration box's requests: a
+ * walk of twice the L2's size looks every line up in the L3, where it
+ * hits once the first walk has brought it there; each line of one twice
+ * the L3's size that the caches do not keep misses, and is a request
+ * to memory.  The slices share the lines between them: their sum counts.
+ */
+TEST_F(uncore, cbox_arb_counts)
+{
+	int lookups[8], misses[8], arb, i, nr = self->cboxes;
+	struct perf_event_attr a;
+	char name[32];
+	__u64 lines, n, sum, before[8], after[8];
+	struct walk w;
+
+	if (self->skip)
+		SKIP(return, "%s", self->skip);
+	ASSERT_GE(8, nr);
+	ASSERT_EQ(0, pin_to_cpu(0));
+	for (i = 0; i < nr; i++) {
+		if (nr == 1)
+			strcpy(name, "uncore_cbox");
+		else
+			snprintf(name, sizeof(name), "uncore_cbox_%d", i);
+		pmu_attr_init(&a, pmu_sysfs_type(name), LOOKUPS);
+		lookups[i] = sys_perf_event_open(&a, -1, 0, -1, 0);
+		ASSERT_LE(0, lookups[i]);
+		a.config = MISSES;
+		misses[i] = sys_perf_event_open(&a, -1, 0, -1, 0);
+		ASSERT_LE(0, misses[i]);
+	}
+	pmu_attr_init(&a, self->arb, ARB_REQUESTS);
+	arb = sys_perf_event_open(&a, -1, 0, -1, 0);
+	ASSERT_LE(0, arb);
+
+	ASSERT_EQ(0, walk_init(&w, 2 * cache_size(2), false));
+	cache_walk(1, w.array, w.size, w.stride);
+	lines = PASSES * w.size / LINE;
+	for (i = 0; i < nr; i++)
+		ASSERT_EQ(0, read_value(lookups[i], &before[i]));
+	cache_walk(PASSES, w.array, w.size, w.stride);
+	for (i = 0, sum = 0; i < nr; i++) {
+		ASSERT_EQ(0, read_value(lookups[i], &after[i]));
+		sum += after[i] - before[i];
+		/* Each slice has its share of the lines. */
+		EXPECT_LE(lines / nr / 2, after[i] - before[i]);
+	}
+	EXPECT_LE(lines, sum);
+	EXPECT_GE(2 * lines + 100000, sum);
+	walk_fini(&w);
+
+	ASSERT_EQ(0, walk_init(&w, 2 * cache_size(3), false));
+	cache_walk(1, w.array, w.size, w.stride);
+	lines = PASSES * lines_missed(&w);
+	for (i = 0; i < nr; i++)
+		ASSERT_EQ(0, read_value(misses[i], &before[i]));
+	ASSERT_EQ(0, walk_count(arb, &w, PASSES, &n));
+	for (i = 0, sum = 0; i < nr; i++) {
+		ASSERT_EQ(0, read_value(misses[i], &after[i]));
+		sum += after[i] - before[i];
+	}
+	EXPECT_LE(lines, n);
+	EXPECT_GE(2 * lines + 100000, n);
+	/* The misses of the walk's ARB requests, and of the reads after. */
+	EXPECT_LE(lines, sum);
+	EXPECT_GE(2 * lines + 100000, sum);
+	walk_fini(&w);
+	for (i = 0; i < nr; i++) {
+		close(lookups[i]);
+		close(misses[i]);
+	}
+	close(arb);
+}
+
+/*
  * An event opened on a CPU other than the cpumask's counts there: it
  * joins a group of its box led there.
  */
@@ -362,6 +499,8 @@ TEST_F(uncore, counts_on_the_reader)
 {
 	int reader = pmu_sysfs_reader(ARB), other, fd, lead;
 	struct perf_event_attr a;
+	struct walk w;
+	__u64 n;
 
 	if (self->skip)
 		SKIP(return, "%s", self->skip);
@@ -372,12 +511,19 @@ TEST_F(uncore, counts_on_the_reader)
 	pmu_attr_init(&a, self->cbox0, 0xff);
 	lead = sys_perf_event_open(&a, -1, reader, -1, 0);
 	ASSERT_LE(0, lead);
-	pmu_attr_init(&a, self->cbox0, 0x0134);
+	pmu_attr_init(&a, self->cbox0, LOOKUPS);
 	fd = sys_perf_event_open(&a, -1, other, lead, 0);
 	EXPECT_LE(0, fd) TH_LOG("a member on CPU %d: %s", other,
 				strerror(errno));
-	if (fd >= 0)
+	if (fd >= 0) {
+		/* It counts: its slice's lookups of a walk of twice the L2. */
+		ASSERT_EQ(0, walk_init(&w, 2 * cache_size(2), false));
+		cache_walk(1, w.array, w.size, w.stride);
+		ASSERT_EQ(0, walk_count(fd, &w, PASSES, &n));
+		EXPECT_LE(PASSES * w.size / LINE / 4 / self->cboxes, n);
+		walk_fini(&w);
 		close(fd);
+	}
 	/* A box's events make a group; two boxes' cannot (6.1 neither). */
 	pmu_attr_init(&a, self->arb, 0x0181);
 	EXPECT_EQ(-1, sys_perf_event_open(&a, -1, reader, lead, 0));
@@ -386,8 +532,8 @@ TEST_F(uncore, counts_on_the_reader)
 }
 
 /*
- * The clock counts while the machine runs: it moves across a second's
- * sleep, on the reader or another CPU.
+ * The clock counts while the machine runs: it moves across a sleep,
+ * opened on the last CPU (which need not be the reader).
  */
 TEST_F(uncore, clockticks)
 {
