@@ -155,15 +155,6 @@ static int open_topdown(int *fds, int n)
 	return 0;
 }
 
-static void close_all(int *fds, int n)
-{
-	int i;
-
-	for (i = 0; i < n; i++)
-		if (fds[i] >= 0)
-			close(fds[i]);
-}
-
 TEST(sysfs_events)
 {
 	char path[64], buf[64], want[64];
@@ -405,7 +396,7 @@ TEST(metrics_add_up)
 	for (i = 5; i <= n; i++)
 		EXPECT_GE(g.member[i - 4].value + 1, g.member[i].value)
 			TH_LOG("%s", metric_names[i - 1]);
-	close_all(fds, n + 1);
+	close_fds(fds, n + 1);
 }
 
 TEST(counts_only_grow)
@@ -435,7 +426,7 @@ TEST(counts_only_grow)
 	ASSERT_EQ(0, read_group(fds[0], GROUP_FORMAT, &g));
 	for (i = 0; i <= n; i++)
 		EXPECT_EQ(0, g.member[i].value) TH_LOG("member %d", i);
-	close_all(fds, n + 1);
+	close_fds(fds, n + 1);
 }
 
 /*
@@ -463,7 +454,7 @@ TEST(emulated_retiring_is_instructions)
 		TH_LOG("retiring %llu for %llu instructions", got, want);
 	EXPECT_LE(want, got + g2.member[0].value / 255 + 1)
 		TH_LOG("retiring %llu for %llu instructions", got, want);
-	close_all(fds, n + 1);
+	close_fds(fds, n + 1);
 }
 
 static __u64 rdpmc(unsigned int counter)
@@ -504,7 +495,7 @@ TEST(rdpmc_index)
 	ASSERT_EQ(0, ioctl(fds[0], PERF_EVENT_IOC_DISABLE, PERF_IOC_FLAG_GROUP));
 	for (i = 0; i < 2; i++)
 		munmap(pc[i], page);
-	close_all(fds, n + 1);
+	close_fds(fds, n + 1);
 }
 
 TEST(two_groups_multiplex)
@@ -530,8 +521,8 @@ TEST(two_groups_multiplex)
 	EXPECT_LT(0, gb.member[1].value);
 	EXPECT_GE(ga.member[0].value + 1, ga.member[1].value);
 	EXPECT_GE(gb.member[0].value + 1, gb.member[1].value);
-	close_all(a, 2);
-	close_all(b, 2);
+	close_fds(a, 2);
+	close_fds(b, 2);
 	(void)n;
 }
 

@@ -308,15 +308,6 @@ static int open_members(int type, __u64 config, int lead, int n, int *fds)
 	return 0;
 }
 
-static void close_all(int *fds, int n)
-{
-	int i;
-
-	for (i = 0; i < n; i++)
-		if (fds[i] >= 0)
-			close(fds[i]);
-}
-
 /*
  * A C-Box's group: its counters (two before Skylake, four from it) and
  * the clock, no more.  The arbitration box's: two counters, one event
@@ -340,7 +331,7 @@ TEST_F(uncore, groups)
 	EXPECT_EQ(EINVAL, errno);
 	EXPECT_EQ(-1, open_members(self->cbox0, 0xff, lead, 1, fds + nr));
 	EXPECT_EQ(EINVAL, errno);
-	close_all(fds, ARRAY_SIZE(fds));
+	close_fds(fds, ARRAY_SIZE(fds));
 	close(lead);
 
 	memset(fds, -1, sizeof(fds));
@@ -352,7 +343,7 @@ TEST_F(uncore, groups)
 	EXPECT_EQ(0, open_members(self->arb, 0x0181, lead, 1, fds + 1));
 	EXPECT_EQ(-1, open_members(self->arb, 0x0181, lead, 1, fds + 2));
 	EXPECT_EQ(EINVAL, errno);
-	close_all(fds, ARRAY_SIZE(fds));
+	close_fds(fds, ARRAY_SIZE(fds));
 	close(lead);
 
 	if (self->imc < 0)
@@ -363,7 +354,7 @@ TEST_F(uncore, groups)
 	ASSERT_LE(0, lead);
 	EXPECT_EQ(0, open_members(self->imc, 1, lead, 4, fds));
 	EXPECT_EQ(0, open_members(self->imc, 2, lead, 4, fds + 4));
-	close_all(fds, ARRAY_SIZE(fds));
+	close_fds(fds, ARRAY_SIZE(fds));
 	close(lead);
 }
 

@@ -110,6 +110,16 @@ static inline bool ours_kernel(void)
 	return !access("/sys/bus/event_source/devices/perf_test", F_OK);
 }
 
+/* Close the @n descriptors of @fds that are open (not negative). */
+static inline void close_fds(const int *fds, int n)
+{
+	int i;
+
+	for (i = 0; i < n; i++)
+		if (fds[i] >= 0)
+			close(fds[i]);
+}
+
 /* A counting event of PMU @type and @config, enabled at open. */
 static inline void pmu_attr_init(struct perf_event_attr *attr, int type,
 				 __u64 config)
