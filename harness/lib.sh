@@ -100,7 +100,9 @@ qemu_configure() {
 #            harness/qemu/0022)
 #   sapphirerapids Sapphire Rapids (0x8f): v5, 8 gp, 4 fixed (slots, 6
 #            a cycle), fw, perf metrics (8, level 2)
-#   fam15h   AMD family 15h (Bulldozer): 6 counters, no PerfMonV2
+#   fam15h   AMD family 15h (Bulldozer): 6 counters, no PerfMonV2;
+#            its compute units' power accumulator (amd-power=on,
+#            harness/qemu/0048)
 #   zen1     AMD family 17h (Zen 1 to 3 are alike to 6.1): 6 counters,
 #            no PerfMonV2
 #   zen4     AMD family 19h model 61h: 6 counters with PerfMonV2
@@ -169,7 +171,7 @@ pmu_cpu() {
 	icelake) echo "$i,model=126,stepping=5,pmu-version=5,pmu-gp-counters=8,$td,pmu-perf-metrics=4,pmu-slots-width=5,$(pmu_lbr 32 5),pmu-pebs=on,pmu-pebs-format=4,$rapl_skl" ;;
 	sapphirerapids) echo "$i,model=143,stepping=8,pmu-version=5,pmu-gp-counters=8,$td,pmu-perf-metrics=8,pmu-slots-width=6,$arch_lbr,$rapl_spr" ;;
 	alderlake) echo "$i,model=151,stepping=2,pmu-version=5,pmu-gp-counters=8,$td,pmu-perf-metrics=8,pmu-slots-width=6,pmu-hybrid-atoms=1,$arch_lbr,$rapl_skl" ;;
-	fam15h) echo "$a,family=21,model=1,stepping=2,$old" ;;
+	fam15h) echo "$a,family=21,model=1,stepping=2,$old,amd-power=on" ;;
 	zen1) echo "$a,family=23,model=1,stepping=1,$old,$rapl_amd" ;;
 	zen4) echo "$a,family=25,model=97,stepping=2,$v2,$rapl_amd" ;;
 	hygon) echo "Dhyana,pmu=on,$old,$notcg,$rapl_amd" ;;
