@@ -317,10 +317,7 @@ static inline int hw_pmu_file(const char *name, char *buf, size_t size)
 static inline void hw_attr_init(struct perf_event_attr *attr, __u32 type,
 				__u64 config)
 {
-	memset(attr, 0, sizeof(*attr));
-	attr->size = sizeof(*attr);
-	attr->type = type;
-	attr->config = config;
+	pmu_attr_init(attr, type, config);
 	attr->disabled = 1;
 	attr->exclude_kernel = 1;
 	attr->exclude_hv = 1;
