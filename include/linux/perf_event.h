@@ -444,8 +444,8 @@ struct perf_event {
 	struct perf_event_context	*ctx;
 
 	/**
-	 * @state: where it is in its life; changed under the context's lock,
-	 * read without it with READ_ONCE().
+	 * @state: where it is in its life; changed under the context's lock
+	 * with WRITE_ONCE(), read without it with READ_ONCE().
 	 */
 	enum perf_event_state		state;
 	/**
@@ -463,7 +463,8 @@ struct perf_event {
 	int				cpu;
 	/**
 	 * @oncpu: the CPU it is active on, -1 while it is not; set under the
-	 * context's lock, compared with smp_processor_id() without it.
+	 * context's lock with WRITE_ONCE(), compared with smp_processor_id()
+	 * without it (READ_ONCE() where another CPU may be changing it).
 	 */
 	int				oncpu;
 	/**
@@ -484,7 +485,9 @@ struct perf_event {
 	atomic64_t			child_count;
 	/**
 	 * @total_time_enabled: context time while enabled, up to @tstamp
-	 * (a cgroup event's: its cgroup's time on its CPU).
+	 * (a cgroup event's: its cgroup's time on its CPU).  The two times
+	 * and @tstamp are changed under the context's lock with WRITE_ONCE()
+	 * and read without it by perf_event_times_now().
 	 */
 	u64				total_time_enabled;
 	/** @total_time_running: the same while active on its PMU */
@@ -1040,7 +1043,7 @@ struct perf_event_context {
 
 	/**
 	 * @is_active: nonzero while scheduled in on a CPU; changed by that CPU
-	 * under @lock, read without it with READ_ONCE().
+	 * under @lock with WRITE_ONCE(), read without it with READ_ONCE().
 	 */
 	int				is_active;
 	/**
@@ -1056,7 +1059,11 @@ struct perf_event_context {
 	 * the events' times add up differences of it.
 	 */
 	u64				time;
-	/** @timestamp: perf_clock() when @time was last brought up to date */
+	/**
+	 * @timestamp: perf_clock() when @time was last brought up to date.
+	 * Both are changed under @lock with WRITE_ONCE() and read without it
+	 * by perf_event_times_now().
+	 */
 	u64				timestamp;
 
 	/**

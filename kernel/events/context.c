@@ -96,9 +96,10 @@ static void ctx_update_time(struct perf_event_context *ctx)
 {
 	u64 now = perf_clock();
 
+	/* Read without the lock by perf_event_times_now(): marked stores. */
 	if (ctx->is_active && now > ctx->timestamp)
-		ctx->time += now - ctx->timestamp;
-	ctx->timestamp = now;
+		WRITE_ONCE(ctx->time, ctx->time + now - ctx->timestamp);
+	WRITE_ONCE(ctx->timestamp, now);
 	if (perf_cgroup_enabled() && !ctx->task && ctx->is_active)
 		perf_cgroup_ctx_update_time(ctx, now);
 }
@@ -144,18 +145,25 @@ static void event_update_time(struct perf_event *event)
 	u64 now = event_clock(event);
 	u64 delta = now - event->tstamp;
 
+	/* Read without the lock by perf_event_times_now(): marked stores. */
 	if (state >= PERF_EVENT_STATE_INACTIVE)
-		event->total_time_enabled += delta;
+		WRITE_ONCE(event->total_time_enabled,
+			   event->total_time_enabled + delta);
 	if (state == PERF_EVENT_STATE_ACTIVE)
-		event->total_time_running += delta;
-	event->tstamp = now;
+		WRITE_ONCE(event->total_time_running,
+			   event->total_time_running + delta);
+	WRITE_ONCE(event->tstamp, now);
 }
 
+/*
+ * The state is read without the lock (poll(), the times, the side-band
+ * records), so it is stored with WRITE_ONCE().
+ */
 static void event_set_state(struct perf_event *event,
 			    enum perf_event_state state)
 {
 	event_update_time(event);
-	event->state = state;
+	WRITE_ONCE(event->state, state);
 }
 
 /* Pull an active event's count from its PMU; ctx->lock held, its CPU. */
@@ -220,12 +228,12 @@ static int event_sched_in(struct perf_event *event,
 		return 0;
 
 	event_set_state(event, PERF_EVENT_STATE_ACTIVE);
-	event->oncpu = smp_processor_id();
+	WRITE_ONCE(event->oncpu, smp_processor_id());
 	perf_overflow_sched_in(event);
 	/* Added stopped: the group starts once all of it is on. */
 	if (event->pmu->add(event, 0)) {
-		event->state = PERF_EVENT_STATE_INACTIVE;
-		event->oncpu = -1;
+		WRITE_ONCE(event->state, PERF_EVENT_STATE_INACTIVE);
+		WRITE_ONCE(event->oncpu, -1);
 		return -EAGAIN;
 	}
 	ctx->nr_active++;
@@ -240,7 +248,7 @@ static void event_sched_out(struct perf_event *event,
 
 	event->pmu->del(event, 0);
 	event_set_state(event, PERF_EVENT_STATE_INACTIVE);
-	event->oncpu = -1;
+	WRITE_ONCE(event->oncpu, -1);
 	ctx->nr_active--;
 }
 
@@ -388,8 +396,8 @@ static void ctx_sched_in(struct perf_event_context *ctx)
 	if (ctx->is_active || (ctx->task && !ctx->nr_events))
 		return;
 
-	ctx->timestamp = perf_clock();
-	ctx->is_active = 1;
+	WRITE_ONCE(ctx->timestamp, perf_clock());
+	WRITE_ONCE(ctx->is_active, 1);
 	if (ctx->task) {
 		this_cpu_ptr(&perf_cpu_ctx)->task_ctx = ctx;
 		if (!list_empty(&ctx->pinned_groups))
@@ -411,7 +419,7 @@ static void ctx_sched_out(struct perf_event_context *ctx)
 	ctx_update_time(ctx);
 	groups_sched_out(&ctx->pinned_groups, ctx);
 	groups_sched_out(&ctx->flexible_groups, ctx);
-	ctx->is_active = 0;
+	WRITE_ONCE(ctx->is_active, 0);
 	if (ctx->task)
 		this_cpu_ptr(&perf_cpu_ctx)->task_ctx = NULL;
 }
@@ -749,7 +757,11 @@ void perf_event_task_tick(void)
  * @running: its total time running
  *
  * Without the context's lock, so usable from a sample in NMI context;
- * on the CPU the event is active on, the result is exact.
+ * on the CPU the event is active on, the result is exact.  From another
+ * CPU (a buffer being attached) the fields are read as that CPU changes
+ * them, each whole (marked accesses) but not together: the answer is
+ * the time of about now, and the event's CPU writes the exact one at
+ * its next change.
  */
 void perf_event_times_now(struct perf_event *event, u64 *enabled,
 			  u64 *running)
@@ -758,8 +770,8 @@ void perf_event_times_now(struct perf_event *event, u64 *enabled,
 	enum perf_event_state state;
 	u64 now, delta;
 
-	*enabled = event->total_time_enabled;
-	*running = event->total_time_running;
+	*enabled = READ_ONCE(event->total_time_enabled);
+	*running = READ_ONCE(event->total_time_running);
 	/* Not yet in a context: no time has passed. */
 	if (!ctx)
 		return;
@@ -935,7 +947,7 @@ static void ctx_list_event(struct perf_event *event,
 	perf_sb_ctx_add(ctx, event);
 	if (perf_is_cgroup_event(event))
 		perf_cgroup_ctx_add(ctx, event);
-	event->tstamp = event_clock(event);
+	WRITE_ONCE(event->tstamp, event_clock(event));
 }
 
 /* Undo ctx_list_event(), its times brought up to date first. */

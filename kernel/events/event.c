@@ -323,7 +323,8 @@ int perf_event_check_group(struct perf_event *leader,
 	if (!perf_cgroup_valid_group(leader, event))
 		return perf_refuse(-EINVAL, "group_fd: leader in another cgroup",
 				   0);
-	if (leader->state <= PERF_EVENT_STATE_EXIT)
+	/* Without the leader's locks: syscall.c asks again under its mutex. */
+	if (READ_ONCE(leader->state) <= PERF_EVENT_STATE_EXIT)
 		return perf_refuse(-EINVAL, "group_fd: leader's task exited", 0);
 	return 0;
 }

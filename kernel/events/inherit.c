@@ -40,7 +40,8 @@ static struct perf_event *perf_inherit_event(struct perf_event *from,
 	if (IS_ERR(event))
 		return event;
 
-	event->state = from->state >= PERF_EVENT_STATE_INACTIVE ?
+	/* @from's state changes at each switch of its task: READ_ONCE(). */
+	event->state = READ_ONCE(from->state) >= PERF_EVENT_STATE_INACTIVE ?
 		       PERF_EVENT_STATE_INACTIVE : PERF_EVENT_STATE_OFF;
 	perf_ctx_add_unscheduled(ctx, event);
 
@@ -57,7 +58,8 @@ static int perf_inherit_group(struct perf_event *leader,
 	struct perf_event *copy, *sibling;
 	int ret;
 
-	if (!leader->attr.inherit || leader->state < PERF_EVENT_STATE_OFF)
+	if (!leader->attr.inherit ||
+	    READ_ONCE(leader->state) < PERF_EVENT_STATE_OFF)
 		return 0;
 	if (leader->attr.inherit_thread && !(clone_flags & CLONE_THREAD))
 		return 0;

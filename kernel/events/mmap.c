@@ -46,8 +46,10 @@ static void perf_userpage_write(struct perf_event *event,
 	WRITE_ONCE(up->lock, up->lock + 1);
 	barrier();
 	up->index = 0;
-	if (event->state == PERF_EVENT_STATE_ACTIVE &&
-	    event->oncpu == smp_processor_id() && event->pmu->event_idx)
+	/* Maybe from another CPU than the event's (a buffer attached). */
+	if (READ_ONCE(event->state) == PERF_EVENT_STATE_ACTIVE &&
+	    READ_ONCE(event->oncpu) == smp_processor_id() &&
+	    event->pmu->event_idx)
 		up->index = event->pmu->event_idx(event);
 	up->offset = perf_event_count_all(event);
 	up->time_enabled = enabled;

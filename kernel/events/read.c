@@ -213,7 +213,8 @@ ssize_t perf_read(struct file *file, char __user *ubuf, size_t count,
 	if (ret)
 		return ret;
 	ctx = perf_event_ctx_lock(event);
-	if (event->state == PERF_EVENT_STATE_ERROR) {
+	/* A pinned event goes into error at a switch, under ctx->lock only. */
+	if (READ_ONCE(event->state) == PERF_EVENT_STATE_ERROR) {
 		ret = 0;
 		goto out;
 	}

@@ -350,7 +350,12 @@ static struct file *perf_open_event(struct perf_event_attr *attr,
 	ret = 0;
 	if (ctx->task == TASK_TOMBSTONE)
 		ret = perf_refuse(-ESRCH, "pid: task exited", 0);
-	else if (group_leader && group_leader->state <= PERF_EVENT_STATE_EXIT)
+	/*
+	 * The leader's state changes under its context's lock at every
+	 * switch of its task, hence READ_ONCE(); only the exit matters here.
+	 */
+	else if (group_leader &&
+		 READ_ONCE(group_leader->state) <= PERF_EVENT_STATE_EXIT)
 		ret = perf_refuse(-ESRCH, "group_fd: leader's task exited", 0);
 	else if (group_leader && READ_ONCE(group_leader->ctx) != ctx)
 		/* Its PMU moved it to another CPU meanwhile. */
