@@ -13,7 +13,8 @@
  *
  * The calls: perf_event_open() of a software, tracepoint, kprobe,
  * kretprobe, uprobe, breakpoint, cgroup, inherited, grouped and hardware
- * event, mmap() of a ring buffer, PERF_EVENT_IOC_SET_OUTPUT, and fork()
+ * event (plain, precise with its PEBS buffers, and with an LBR call stack
+ * and its task data), mmap() of a ring buffer, PERF_EVENT_IOC_SET_OUTPUT, and fork()
  * of a task whose events are inherited.
  *
  * fail-nth counts the allocations of the calling thread; the knobs in
@@ -557,21 +558,72 @@ TEST_F(alloc, grouped)
 	close(w.fd);
 }
 
+/*
+ * A hardware event's attr for @w if the PMU opens it on this task, as
+ * @precise (PEBS) and with @branch_type (LBR) where asked; false if not.
+ */
+static bool hardware_walk_init(struct walk *w, const char *what, int precise,
+			       __u64 branch_type)
+{
+	int fd;
+
+	walk_init(w, what);
+	kind_attr(HARDWARE, &w->attr);
+	w->attr.sample_period = 100000;
+	w->attr.sample_type = PERF_SAMPLE_IP;
+	w->attr.precise_ip = precise;
+	if (branch_type) {
+		w->attr.sample_type |= PERF_SAMPLE_BRANCH_STACK;
+		w->attr.branch_sample_type = branch_type;
+	}
+	fd = sys_perf_event_open(&w->attr, 0, -1, -1, 0);
+	if (fd < 0)
+		return false;
+	close(fd);
+	return true;
+}
+
 TEST_F(alloc, hardware)
 {
 	struct walk w;
-	int fd;
 
 	if (!self->ready)
 		return;
-	walk_init(&w, "hardware event");
-	kind_attr(HARDWARE, &w.attr);
-	fd = sys_perf_event_open(&w.attr, 0, -1, -1, 0);
-	if (fd < 0)
+	if (!hardware_walk_init(&w, "hardware event", 0, 0))
 		SKIP(return, "no hardware events (errno %d)", errno);
-	close(fd);
-	w.attr.sample_period = 100000;
-	w.attr.sample_type = PERF_SAMPLE_IP;
+	walk_all(_metadata, &w);
+}
+
+/*
+ * The first precise event allocates every CPU's PEBS buffer (and maps
+ * it into the CPU entry area); a failure leaves none behind, and the
+ * next event tries again.
+ */
+TEST_F(alloc, hardware_precise)
+{
+	struct walk w;
+
+	if (!self->ready)
+		return;
+	if (!hardware_walk_init(&w, "precise hardware event", 2, 0))
+		SKIP(return, "no precise events (errno %d)", errno);
+	walk_all(_metadata, &w);
+}
+
+/*
+ * The LBR call stack of a task: its context gets the PMU's task data
+ * (pmu::task_ctx_size), where the stack is kept across switches.
+ */
+TEST_F(alloc, branch_call_stack)
+{
+	struct walk w;
+
+	if (!self->ready)
+		return;
+	if (!hardware_walk_init(&w, "LBR call-stack event", 0,
+				PERF_SAMPLE_BRANCH_USER |
+				PERF_SAMPLE_BRANCH_CALL_STACK))
+		SKIP(return, "no LBR call stack (errno %d)", errno);
 	walk_all(_metadata, &w);
 }
 

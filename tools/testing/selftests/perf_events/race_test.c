@@ -14,12 +14,15 @@
  *  - period, refresh and reset ioctls while the event overflows;
  *  - closing an inherited event while the task forks and its children
  *    exit;
- *  - closing the group leader while a member is read and enabled.
+ *  - closing the group leader while a member is read and enabled;
+ *  - poll() of a task's event while the task switches on another CPU.
  */
 #define _GNU_SOURCE
 #include <errno.h>
+#include <poll.h>
 #include <pthread.h>
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
 #include <sys/ioctl.h>
 #include <sys/mman.h>
@@ -305,6 +308,75 @@ TEST(close_inherited_while_forking)
 	EXPECT_LT(0, opened);
 	EXPECT_EQ(0, bad_reads);
 	EXPECT_EQ(0, f.unexpected);
+}
+
+/* ---- poll() while the event's task switches on another CPU ---- */
+
+struct switch_race {
+	pid_t tid;	/* of the switching thread */
+	int cpu;	/* where it runs */
+	int unexpected;
+};
+
+static void *sleep_and_wake(void *arg)
+{
+	struct switch_race *s = arg;
+	struct timespec ts = { 0, 1000 };
+
+	if (pin_to_cpu(s->cpu))
+		s->unexpected++;
+	__atomic_store_n(&s->tid, gettid(), __ATOMIC_RELEASE);
+	/* Each sleep schedules the task's context out and back in. */
+	while (!stopping())
+		nanosleep(&ts, NULL);
+	return NULL;
+}
+
+/*
+ * poll() asks whether the event's task has exited, without the
+ * context's lock, while the task's CPU changes the event's state at
+ * each switch: a live task's event with a ring buffer never polls as
+ * hung up (one without a buffer always does, as on 6.1).  Under make
+ * fuzz FUZZ_SANITIZER=kcsan, the two sides of that lockless read meet
+ * here many times a second.
+ */
+TEST(poll_while_task_switches)
+{
+	struct switch_race s = { 0 };
+	int cpus[2], polls = 0, hups = 0, fd, ret;
+	long psz = getpagesize();
+	struct pollfd pfd;
+	void *map;
+	struct racer r;
+	__u64 end;
+
+	if (allowed_cpus(cpus, 2) < 2)
+		SKIP(return, "needs two CPUs");
+	s.cpu = cpus[0];
+	ASSERT_EQ(0, pin_to_cpu(cpus[1]));
+	ASSERT_EQ(0, racer_start(&r, sleep_and_wake, &s));
+	while (!__atomic_load_n(&s.tid, __ATOMIC_ACQUIRE))
+		sleep_ms(1);
+	fd = sw_event_open(PERF_COUNT_SW_TASK_CLOCK, 0, false, s.tid, -1);
+	ASSERT_LE(0, fd);
+	map = mmap(NULL, 2 * psz, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
+	ASSERT_NE(MAP_FAILED, map);
+	end = clock_ns(CLOCK_MONOTONIC) + RACE_NS;
+	while (!time_up(end)) {
+		pfd.fd = fd;
+		pfd.events = POLLIN;
+		pfd.revents = 0;
+		ret = poll(&pfd, 1, 0);
+		if (ret < 0 || (pfd.revents & (POLLHUP | POLLERR)))
+			hups++;
+		polls++;
+	}
+	EXPECT_EQ(0, racer_stop(&r));
+	EXPECT_EQ(0, s.unexpected);
+	EXPECT_LT(0, polls);
+	EXPECT_EQ(0, hups) TH_LOG("%d of %d polls", hups, polls);
+	munmap(map, 2 * psz);
+	close(fd);
 }
 
 /* ---- closing the leader while its member is used ---- */
