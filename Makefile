@@ -8,6 +8,7 @@
 #   make check-busy [PMU=...]                     overflow-signal tests, both
 #                                                 kernels, on a loaded host
 #   make fuzz [KERNEL=...] [FUZZ_MINUTES=10]      KASAN kernel, trinity on perf
+#             [FUZZ_SANITIZER=kcsan]              or KCSAN, 4 vCPUs, racing tests beside
 #   make qemu                                     QEMU with the emulated PMU
 #   make bench                                    perf-bench on both kernels, ratios
 #   make perf-same [PMU=skylake]                  Debian's perf under -icount, both

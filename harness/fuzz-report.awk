@@ -4,7 +4,10 @@
 # arch/x86/events/), one a line; a kmemleak object whose allocation
 # backtrace passes through one of them is perf's leak.  A report on the
 # console is a WARNING, BUG (KASAN's among them), Oops, UBSAN, lockdep,
-# hung-task or RCU-stall splat, counted once however many lines it has.
+# hung-task or RCU-stall splat, counted once however many lines it has,
+# or a KCSAN data race one side of which is perf code (with -v
+# sanitizer=kcsan the closing lines list every KCSAN title, perf's and
+# the rest of the kernel's, with how often each came).
 
 function strip(s) {
 	sub(/\r$/, "", s)
@@ -24,8 +27,39 @@ FILENAME == ARGV[1] {
 	next
 }
 
+# "BUG: KCSAN: data-race in f / g" or "... in f+0x12/0x34": a data race
+# between f and g (or f and an access KCSAN did not see).  It is perf's
+# when one of the two is perf code; it is counted by its title, and one
+# elsewhere in the kernel is listed but is no report of ours.
+function kcsan(line,    t, fns, n, i, fn, mine) {
+	t = line
+	sub(/.*BUG: KCSAN: /, "", t)
+	fns = t
+	sub(/^.* in /, "", fns)
+	n = split(fns, f, " / ")
+	mine = 0
+	for (i = 1; i <= n; i++) {
+		fn = f[i]
+		sub(/[+.].*$/, "", fn)
+		if (fn in perf)
+			mine = 1
+	}
+	gsub(/\+0x[0-9a-f]+\/0x[0-9a-f]+/, "", t)
+	if (!(t in kcsan_count))
+		kcsan_order[++kcsan_titles] = t
+	kcsan_count[t]++
+	kcsan_perf[t] = mine
+	if (mine)
+		report("KCSAN", t)
+}
+
 FILENAME == ARGV[2] {
 	line = strip($0)
+	if (line ~ /BUG: KCSAN: /) {
+		kcsan(line)
+		last_report = FNR
+		next
+	}
 	# An Oops right after the BUG or fault that caused it is the same report.
 	if (line ~ /(^|[^A-Za-z])(WARNING:|BUG:|UBSAN:|general protection fault|Kernel panic|INFO: task .* blocked|INFO: rcu_.*detected stall|rcu: INFO: .*detected stall|INFO: possible|INFO: lockdep)/) {
 		report("console", line)
@@ -74,6 +108,15 @@ FILENAME == ARGV[2] {
 		lite_events = f[6]
 		next
 	}
+	if (line ~ /^### fuzz beside failed/) {
+		report("beside trinity", line)
+		next
+	}
+	if (line ~ /^### fuzz beside /) {
+		split(line, f, " ")
+		beside_runs = f[4]
+		next
+	}
 	if (line ~ /^### fuzz hotplug /) {
 		hotplug = substr(line, 18) + 0
 		next
@@ -117,6 +160,14 @@ function kml_flush() {
 	obj_perf = 0
 }
 
+function kcsan_mine(want,    i, n) {
+	n = 0
+	for (i = 1; i <= kcsan_titles; i++)
+		if (kcsan_perf[kcsan_order[i]] == want)
+			n++
+	return n
+}
+
 END {
 	status = 0
 	if (!done) {
@@ -125,9 +176,20 @@ END {
 	}
 	if (reports)
 		status = 1
-	printf "fuzz: seed %s, CPU 1 unplugged %d times\n", seed, hotplug
+	printf "fuzz: seed %s, CPUs unplugged %d times\n", seed, hotplug
 	printf "fuzz: fuzz_lite_test beside trinity: %d runs, %d events opened\n",
 		lite_runs, lite_events
+	if (beside_runs)
+		printf "fuzz: kselftests beside trinity: %d runs\n", beside_runs
+	if (sanitizer == "kcsan") {
+		printf "fuzz: KCSAN: %d data races in perf code, %d elsewhere (distinct titles)\n",
+			kcsan_mine(1), kcsan_mine(0)
+		for (i = 1; i <= kcsan_titles; i++) {
+			t = kcsan_order[i]
+			printf "KCSAN %s %dx %s\n", kcsan_perf[t] ? "perf " : "other",
+				kcsan_count[t], t
+		}
+	}
 	printf "fuzz: %d minutes, %d syscalls, %d reports\n", minutes, syscalls, reports
 	exit status
 }

@@ -62,14 +62,15 @@ fi
 for t in opensnoop execsnoop runqlen; do
 	[ -x "/usr/sbin/$t" ] && copy_program "/usr/sbin/$t" "$t"
 done
-# make fuzz (HARNESS_FUZZ=1): trinity and the guest's fuzz script, with
-# the run's length and seed.
-if [ "${HARNESS_FUZZ:-0}" = 1 ]; then
+# make fuzz (HARNESS_FUZZ set): trinity and the guest's fuzz script, with
+# the run's length and seed, and the kselftests to run beside trinity.
+if [ -n "${HARNESS_FUZZ:-}" ]; then
 	copy_program "$(command -v trinity)" trinity
 	cp "$ROOT/harness/guest/fuzz" "$root/bin/fuzz"
 	chmod +x "$root/bin/fuzz"
-	printf 'FUZZ_MINUTES=%s\nFUZZ_SEED=%s\n' "${FUZZ_MINUTES:-10}" \
-		"${FUZZ_SEED:-0}" >"$root/etc/fuzz-settings"
+	printf 'FUZZ_MINUTES=%s\nFUZZ_SEED=%s\nFUZZ_BESIDE="%s"\n' \
+		"${FUZZ_MINUTES:-10}" "${FUZZ_SEED:-0}" "${FUZZ_BESIDE:-}" \
+		>"$root/etc/fuzz-settings"
 fi
 # Debian's bpftrace, for make bpftrace only: it and its LLVM are about
 # 200 MiB, which would slow every boot (bpftrace_test.sh skips without).

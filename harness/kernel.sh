@@ -20,7 +20,7 @@ mk() { make -s -C "$src" O="$obj" CC="ccache gcc" -j"$JOBS" "$@"; }
 # from our repository for both kernels, so the reference is built with
 # the same configuration.
 frags="perf_guest.config perf_debug.config"
-[ "${HARNESS_FUZZ:-0}" = 1 ] && frags="$frags perf_fuzz.config"
+[ -n "${HARNESS_FUZZ:-}" ] && frags="$frags perf_fuzz.config perf_$HARNESS_FUZZ.config"
 sum=$(cd "$ROOT/kernel/configs" && cat $frags | sha1sum | cut -d' ' -f1)
 if [ ! -f "$obj/.config" ] || [ "$(cat "$obj/.config-frags" 2>/dev/null)" != "$sum" ]; then
 	log "configuring $kind"

@@ -206,16 +206,23 @@ kernel_check_name() {
 }
 
 src_dir() { if [ "$1" = upstream ]; then echo "$BASE"; else echo "$BUILD/src/ours"; fi; }
-# HARNESS_FUZZ=1: the fuzzing variant of the kernel (make fuzz, with
-# kernel/configs/perf_fuzz.config), built and booted in directories of
-# its own so that it leaves the normal build alone.
+# HARNESS_FUZZ=kasan or kcsan: a fuzzing variant of the kernel (make fuzz,
+# with kernel/configs/perf_fuzz.config and that sanitizer's fragment),
+# built and booted in directories of its own so that it leaves the normal
+# build alone: build/obj/fuzz-<kind> and build/fuzz/<kind> for KASAN,
+# build/obj/kcsan-<kind> and build/kcsan/<kind> for KCSAN.
 obj_dir() {
-	if [ "${HARNESS_FUZZ:-0}" = 1 ]; then echo "$BUILD/obj/fuzz-$1"; else echo "$BUILD/obj/$1"; fi
+	case "${HARNESS_FUZZ:-}" in
+	kasan) echo "$BUILD/obj/fuzz-$1" ;;
+	kcsan) echo "$BUILD/obj/kcsan-$1" ;;
+	*) echo "$BUILD/obj/$1" ;;
+	esac
 }
 # HARNESS_DISTRO=1: the kernel built with Debian's configuration
 # (distro.sh boot), its image, tests and logs in build/distro/<kind>.
 out_dir() {
-	if [ "${HARNESS_FUZZ:-0}" = 1 ]; then echo "$BUILD/fuzz/$1"
+	if [ "${HARNESS_FUZZ:-}" = kasan ]; then echo "$BUILD/fuzz/$1"
+	elif [ "${HARNESS_FUZZ:-}" = kcsan ]; then echo "$BUILD/kcsan/$1"
 	elif [ "${HARNESS_DISTRO:-0}" = 1 ]; then echo "$BUILD/distro/$1"
 	else echo "$BUILD/$1"; fi
 }
