@@ -609,9 +609,15 @@ TEST(zombie_leader)
  * once the child is gone, reports POLLHUP.
  */
 #define RACE_ROUNDS	200
+/*
+ * No new round after this long, within the kselftest harness's 30 s: on
+ * a KCSAN guest of four vCPUs on a loaded host 200 rounds took longer.
+ */
+#define RACE_SECONDS	20
 
 TEST(open_while_exiting)
 {
+	__u64 stop = clock_ns(CLOCK_MONOTONIC) + RACE_SECONDS * 1000 * NSEC_PER_MSEC;
 	struct perf_event_attr attr;
 	int i, fd, opened = 0, gone = 0;
 	struct pollfd pfd;
@@ -620,6 +626,8 @@ TEST(open_while_exiting)
 	void *map;
 
 	for (i = 0; i < RACE_ROUNDS; i++) {
+		if (i >= 8 && clock_ns(CLOCK_MONOTONIC) >= stop)
+			break;
 		pid = fork();
 		ASSERT_LE(0, pid);
 		if (pid == 0)
@@ -654,8 +662,8 @@ TEST(open_while_exiting)
 			munmap(map, 2 * getpagesize());
 		close(fd);
 	}
-	TH_LOG("%d opened, %d too late", opened, gone);
-	EXPECT_EQ(RACE_ROUNDS, opened + gone);
+	TH_LOG("%d opened, %d too late, in %d rounds", opened, gone, i);
+	EXPECT_EQ(i, opened + gone);
 }
 
 /*
