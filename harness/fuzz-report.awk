@@ -31,15 +31,15 @@ FILENAME == ARGV[1] {
 # between f and g (or f and an access KCSAN did not see).  It is perf's
 # when one of the two is perf code; it is counted by its title, and one
 # elsewhere in the kernel is listed but is no report of ours.
-function kcsan(line,    t, fns, n, i, fn, mine) {
+function kcsan(line,    t, fns, fa, n, i, fn, mine) {
 	t = line
 	sub(/.*BUG: KCSAN: /, "", t)
 	fns = t
 	sub(/^.* in /, "", fns)
-	n = split(fns, f, " / ")
+	n = split(fns, fa, " / ")
 	mine = 0
 	for (i = 1; i <= n; i++) {
-		fn = f[i]
+		fn = fa[i]
 		sub(/[+.].*$/, "", fn)
 		if (fn in perf)
 			mine = 1

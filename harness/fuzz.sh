@@ -10,9 +10,9 @@
 #
 # FUZZ_SANITIZER picks the detector: kasan (the default: KASAN, 2 vCPUs)
 # or kcsan (KCSAN in its strict mode with the weak memory model, 4 vCPUs
-# as two cores of two threads,
-# and the kselftests that race run beside trinity; a data race reported
-# in perf code is a report, one elsewhere in the kernel is listed apart).
+# as two cores of two threads, and the kselftests that race, FUZZ_BESIDE,
+# run beside trinity; a data race reported in perf code is a report, one
+# elsewhere in the kernel is listed apart).
 # FUZZ_SEED sets trinity's seed (random by default, printed either way),
 # FUZZ_TESTS the kselftests that run before it (globs; empty: none).
 # The console, the guest's output and the reports are kept in

@@ -14,8 +14,8 @@
  * The calls: perf_event_open() of a software, tracepoint, kprobe,
  * kretprobe, uprobe, breakpoint, cgroup, inherited, grouped and hardware
  * event (plain, precise with its PEBS buffers, and with an LBR call stack
- * and its task data), mmap() of a ring buffer, PERF_EVENT_IOC_SET_OUTPUT, and fork()
- * of a task whose events are inherited.
+ * and its task data), mmap() of a ring buffer, PERF_EVENT_IOC_SET_OUTPUT,
+ * and fork() of a task whose events are inherited.
  *
  * fail-nth counts the allocations of the calling thread; the knobs in
  * debugfs make it fail sleeping and order-0 allocations too and keep it
