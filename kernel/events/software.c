@@ -74,7 +74,13 @@ EXPORT_SYMBOL_GPL(perf_swevent_put_recursion_context);
 static bool perf_swevent_excluded(struct perf_event *event,
 				  struct pt_regs *regs)
 {
-	if (event->hw.state & PERF_HES_STOPPED)
+	/*
+	 * With interrupts on, an interrupt of this CPU (ctx_set_period()'s
+	 * IPI, the refresh irq_work) may stop and restart the event between
+	 * this check and the count: the count then lands on one side of the
+	 * stop, as it would a moment earlier.  Marked, on both sides.
+	 */
+	if (READ_ONCE(event->hw.state) & PERF_HES_STOPPED)
 		return true;
 	if (!regs)
 		return false;
@@ -319,7 +325,7 @@ static void perf_swevent_start(struct perf_event *event, int flags)
 	if (is_sampling_event(event) && !local64_read(&event->hw.period_left))
 		local64_set(&event->hw.period_left,
 			    -(s64)event->hw.sample_period);
-	event->hw.state = 0;
+	WRITE_ONCE(event->hw.state, 0);
 }
 
 static void perf_swevent_stop(struct perf_event *event, int flags)
@@ -330,14 +336,14 @@ static void perf_swevent_stop(struct perf_event *event, int flags)
 		hrtimer_cancel(&event->hw.hrtimer);
 	if (perf_swevent_is_clock(event))
 		perf_swclock_update(event);
-	event->hw.state = PERF_HES_STOPPED | PERF_HES_UPTODATE;
+	WRITE_ONCE(event->hw.state, PERF_HES_STOPPED | PERF_HES_UPTODATE);
 }
 
 static int perf_swevent_add(struct perf_event *event, int flags)
 {
 	struct swevent_cpu *swc = this_cpu_ptr(&swevent_cpu);
 
-	event->hw.state = PERF_HES_STOPPED | PERF_HES_UPTODATE;
+	WRITE_ONCE(event->hw.state, PERF_HES_STOPPED | PERF_HES_UPTODATE);
 	if (flags & PERF_EF_START)
 		perf_swevent_start(event, flags);
 	if (perf_swevent_on_list(event))

@@ -41,7 +41,8 @@ static bool perf_tp_match(struct perf_event *event, struct pt_regs *regs,
 {
 	struct event_filter *filter = READ_ONCE(event->filter);
 
-	if (event->hw.state & PERF_HES_STOPPED)
+	/* Stopped and started on its own CPU, maybe not this one: marked. */
+	if (READ_ONCE(event->hw.state) & PERF_HES_STOPPED)
 		return false;
 	if (event->attr.exclude_kernel && regs && !user_mode(regs))
 		return false;
@@ -203,7 +204,8 @@ EXPORT_SYMBOL_GPL(perf_trace_run_bpf_submit);
  */
 int perf_tp_add(struct perf_event *event, int flags)
 {
-	event->hw.state = flags & PERF_EF_START ? 0 : PERF_HES_STOPPED;
+	WRITE_ONCE(event->hw.state,
+		   flags & PERF_EF_START ? 0 : PERF_HES_STOPPED);
 	return perf_trace_add(event, flags);
 }
 
@@ -227,7 +229,7 @@ void perf_tp_del(struct perf_event *event, int flags)
  */
 void perf_tp_start(struct perf_event *event, int flags)
 {
-	event->hw.state = 0;
+	WRITE_ONCE(event->hw.state, 0);
 }
 
 /**
@@ -237,7 +239,7 @@ void perf_tp_start(struct perf_event *event, int flags)
  */
 void perf_tp_stop(struct perf_event *event, int flags)
 {
-	event->hw.state = PERF_HES_STOPPED | PERF_HES_UPTODATE;
+	WRITE_ONCE(event->hw.state, PERF_HES_STOPPED | PERF_HES_UPTODATE);
 }
 
 /**
