@@ -75,9 +75,12 @@ void perf_get_context(struct perf_event_context *ctx)
 
 void perf_put_context(struct perf_event_context *ctx)
 {
+	/* Once our reference is gone, another put may free @ctx: look first. */
+	bool task_ctx = READ_ONCE(ctx->task);
+
 	if (!refcount_dec_and_test(&ctx->refcount)) {
 		/* perf_inherit_free_task() may wait for the last event. */
-		if (ctx->task)
+		if (task_ctx)
 			wake_up_var(&ctx->refcount);
 		return;
 	}
@@ -484,6 +487,15 @@ bool perf_rotate_pmu(struct pmu *pmu)
 	return waiting;
 }
 
+/* Two events' times change places; read() reads them without the lock. */
+static void swap_times(u64 *a, u64 *b)
+{
+	u64 t = *a;
+
+	WRITE_ONCE(*a, *b);
+	WRITE_ONCE(*b, t);
+}
+
 /*
  * The counts and times of the inherit_stat events of @ctx, running here,
  * and of @other, scheduled in nowhere, change places, so that each task
@@ -521,8 +533,10 @@ static bool ctx_swap_stat(struct perf_event_context *ctx,
 			value = local64_read(&a->count);
 			local64_set(&a->count, local64_read(&b->count));
 			local64_set(&b->count, value);
-			swap(a->total_time_enabled, b->total_time_enabled);
-			swap(a->total_time_running, b->total_time_running);
+			swap_times(&a->total_time_enabled,
+				   &b->total_time_enabled);
+			swap_times(&a->total_time_running,
+				   &b->total_time_running);
 		}
 		b = list_next_entry(b, event_entry);
 	}
@@ -560,8 +574,9 @@ static bool ctx_swap(struct task_struct *prev, struct perf_event_context *ctx,
 	    (ctx->nr_own || next_ctx->nr_own || !ctx_swap_stat(ctx, next_ctx)))
 		goto out;
 
-	ctx->task = next;
-	next_ctx->task = prev;
+	/* Read without the lock where only NULL or TOMBSTONE matters. */
+	WRITE_ONCE(ctx->task, next);
+	WRITE_ONCE(next_ctx->task, prev);
 	/* What the PMUs keep of each task stays with it. */
 	swap(ctx->task_ctx_data, next_ctx->task_ctx_data);
 	WRITE_ONCE(prev->perf_event_ctxp[0], next_ctx);
@@ -910,7 +925,7 @@ static bool perf_ctx_call_off(struct perf_event_context *ctx,
 	bool off;
 
 	lockdep_assert_held(&ctx->mutex);
-	if (ctx->task)
+	if (READ_ONCE(ctx->task))
 		return false;
 
 	raw_spin_lock_irqsave(&ctx->lock, flags);
@@ -991,7 +1006,8 @@ static void ctx_add_event(struct perf_event *event,
 	}
 
 	list_add_tail(&event->sibling_entry, &leader->sibling_list);
-	leader->nr_siblings++;
+	/* A sample (NMI) reads it without the lock: perf_output_read(). */
+	WRITE_ONCE(leader->nr_siblings, leader->nr_siblings + 1);
 	event->attach_state |= PERF_ATTACH_GROUP;
 	group_resched(leader, ctx);
 }
@@ -1041,7 +1057,7 @@ static void ctx_ungroup_siblings(struct perf_event *leader,
 		if (ctx->is_active)
 			group_sched_in(sibling, ctx);
 	}
-	leader->nr_siblings = 0;
+	WRITE_ONCE(leader->nr_siblings, 0);
 }
 
 static void ctx_del_event(struct perf_event *event,
@@ -1063,7 +1079,7 @@ static void ctx_del_event(struct perf_event *event,
 		ctx_ungroup_siblings(event, ctx);
 	} else {
 		list_del_init(&event->sibling_entry);
-		leader->nr_siblings--;
+		WRITE_ONCE(leader->nr_siblings, leader->nr_siblings - 1);
 		event->attach_state &= ~PERF_ATTACH_GROUP;
 		event->group_leader = event;
 	}

@@ -308,7 +308,8 @@ int perf_event_check_group(struct perf_event *leader,
 	if (event->attr.exclusive)
 		return perf_refuse(-EINVAL, "exclusive: only for a group leader",
 				   1);
-	if (ctx->task && leader->attr.inherit != event->attr.inherit)
+	if (READ_ONCE(ctx->task) &&
+	    leader->attr.inherit != event->attr.inherit)
 		return perf_refuse(-EINVAL, "inherit: differs from the leader's",
 				   event->attr.inherit);
 	if (leader->ctx != ctx)
@@ -420,7 +421,7 @@ perf_event_create_kernel_counter(struct perf_event_attr *attr, int cpu,
 	}
 
 	mutex_lock(&ctx->mutex);
-	if (ctx->task == TASK_TOMBSTONE) {
+	if (READ_ONCE(ctx->task) == TASK_TOMBSTONE) {
 		mutex_unlock(&ctx->mutex);
 		if (task)
 			perf_ctx_unpin(ctx);

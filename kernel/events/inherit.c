@@ -281,8 +281,9 @@ void perf_inherit_sum(struct perf_event *event, struct perf_inherit_sum *sum)
 	list_for_each_entry(child, &event->child_list, child_entry) {
 		perf_event_sync_count(child);
 		sum->count += local64_read(&child->count);
-		sum->enabled += child->total_time_enabled;
-		sum->running += child->total_time_running;
+		/* Its CPU writes them at the copy's next switch: marked. */
+		sum->enabled += READ_ONCE(child->total_time_enabled);
+		sum->running += READ_ONCE(child->total_time_running);
 	}
 	mutex_unlock(&event->child_mutex);
 }

@@ -117,7 +117,7 @@ void perf_overflow_adjust_freq(struct perf_event *event, u64 done, u64 now)
 /* Send the SIGTRAP of attr.sigtrap; from the irq_work, on the event's CPU. */
 static void perf_pending_sigtrap(struct perf_event *event)
 {
-	struct task_struct *task = event->ctx->task;
+	struct task_struct *task = READ_ONCE(event->ctx->task);
 
 	/* The signal is for the thread that caused the overflow. */
 	if (task && task != current)

@@ -359,7 +359,7 @@ static int perf_event_period_locked(struct perf_event *event, u64 period)
 	if (!period)
 		return perf_refuse(-EINVAL, "IOC_PERIOD: zero", period);
 	/* An event whose task exited keeps its period, as on 6.1. */
-	if (event->ctx->task == TASK_TOMBSTONE)
+	if (READ_ONCE(event->ctx->task) == TASK_TOMBSTONE)
 		return 0;
 	if (event->attr.freq) {
 		if (period > sysctl_perf_event_sample_rate)
@@ -438,8 +438,9 @@ u64 perf_event_read_value(struct perf_event *event, u64 *enabled,
 
 	perf_event_sync_count(event);
 	count = local64_read(&event->count);
-	*enabled = event->total_time_enabled;
-	*running = event->total_time_running;
+	/* Its CPU writes them at the event's next switch: marked. */
+	*enabled = READ_ONCE(event->total_time_enabled);
+	*running = READ_ONCE(event->total_time_running);
 	perf_inherit_sum(event, &sum);
 	mutex_unlock(&ctx->mutex);
 

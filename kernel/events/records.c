@@ -450,7 +450,7 @@ static void perf_switch_output(struct perf_event *event, void *data)
 	if (!event->attr.context_switch)
 		return;
 	/* A per-task event knows the task: the record is the header. */
-	if (event->ctx->task) {
+	if (READ_ONCE(event->ctx->task)) {
 		header.type = PERF_RECORD_SWITCH;
 		perf_sb_output(event, &header, NULL, 0, NULL, 0);
 		return;

@@ -159,7 +159,8 @@ unsigned int perf_sample_read_size(struct perf_event *event)
 			     !!(fmt & PERF_FORMAT_TOTAL_TIME_RUNNING);
 
 	if (fmt & PERF_FORMAT_GROUP)
-		words += 1 + (1 + event->group_leader->nr_siblings) * per_value;
+		words += 1 + (1 + READ_ONCE(event->group_leader->nr_siblings)) *
+			     per_value;
 	else
 		words += per_value;
 	return words * sizeof(u64);
@@ -168,8 +169,8 @@ unsigned int perf_sample_read_size(struct perf_event *event)
 /* The current count of an event, pulled from its PMU if it runs here. */
 static u64 perf_sample_count(struct perf_event *event)
 {
-	if (event->state == PERF_EVENT_STATE_ACTIVE &&
-	    event->oncpu == smp_processor_id())
+	if (READ_ONCE(event->state) == PERF_EVENT_STATE_ACTIVE &&
+	    READ_ONCE(event->oncpu) == smp_processor_id())
 		event->pmu->read(event);
 	return perf_event_count_all(event);
 }
@@ -198,6 +199,11 @@ static void perf_output_read_tail(struct perf_output_handle *handle,
  * The read_format block, laid out as read() lays it out:
  *   alone:     value, [enabled], [running], [id], [lost]
  *   a group:   nr, [enabled], [running], then per member value, [id], [lost]
+ *
+ * A sample may come (an NMI) while the IPI that adds or removes a member
+ * runs on this CPU, between its change of the list and of the count the
+ * record was sized from: exactly that many members are written, the last
+ * ones zero if the list is short for a moment.
  */
 void perf_output_read(struct perf_output_handle *handle,
 		      struct perf_event *event)
@@ -205,13 +211,16 @@ void perf_output_read(struct perf_output_handle *handle,
 	struct perf_event *leader = event->group_leader, *sibling;
 	u64 fmt = event->attr.read_format;
 	u64 enabled, running, value;
+	unsigned int nr = 0, n = 0;
 
 	perf_event_times_now(event, &enabled, &running);
 
-	if (fmt & PERF_FORMAT_GROUP)
-		value = 1 + leader->nr_siblings;
-	else
+	if (fmt & PERF_FORMAT_GROUP) {
+		nr = READ_ONCE(leader->nr_siblings);
+		value = 1 + nr;
+	} else {
 		value = perf_sample_count(event);
+	}
 	perf_output_put(handle, value);
 	if (fmt & PERF_FORMAT_TOTAL_TIME_ENABLED)
 		perf_output_put(handle, enabled);
@@ -226,9 +235,19 @@ void perf_output_read(struct perf_output_handle *handle,
 	perf_output_put(handle, value);
 	perf_output_read_tail(handle, leader, fmt);
 	list_for_each_entry(sibling, &leader->sibling_list, sibling_entry) {
+		if (n++ == nr)
+			return;
 		value = perf_sample_count(sibling);
 		perf_output_put(handle, value);
 		perf_output_read_tail(handle, sibling, fmt);
+	}
+	value = 0;
+	for (; n < nr; n++) {
+		perf_output_put(handle, value);
+		if (fmt & PERF_FORMAT_ID)
+			perf_output_put(handle, value);
+		if (fmt & PERF_FORMAT_LOST)
+			perf_output_put(handle, value);
 	}
 }
 
