@@ -15,7 +15,12 @@
  *  - closing an inherited event while the task forks and its children
  *    exit;
  *  - closing the group leader while a member is read and enabled;
- *  - poll() of a task's event while the task switches on another CPU.
+ *  - poll() of a task's event while the task switches on another CPU;
+ *  - hardware members joining a group while another thread closes
+ *    members: the PMU's event_init walks the group (6.1 walks it without
+ *    the group's lock, and may hang or read a freed member there; ours
+ *    holds the leader's context's mutex, as for_each_sibling_event()'s
+ *    documentation says).
  */
 #define _GNU_SOURCE
 #include <errno.h>
@@ -426,6 +431,82 @@ TEST(close_leader_while_member_used)
 		EXPECT_EQ(0, l.unexpected) TH_LOG("errno %d", l.err);
 		close(l.member);
 	}
+}
+
+/* ---- hardware members joining while others are closed ---- */
+
+#define CHURN_MEMBERS	32
+
+struct join_race {
+	int leader;
+	pid_t tid;	/* the leader's task */
+	int opened;
+	int bad;
+	int err;
+};
+
+/* A disabled hardware member: off members do not take a counter. */
+static int hw_member_open(struct join_race *j)
+{
+	struct perf_event_attr attr;
+
+	pmu_attr_init(&attr, PERF_TYPE_HARDWARE, PERF_COUNT_HW_INSTRUCTIONS);
+	attr.disabled = 1;
+	return sys_perf_event_open(&attr, j->tid, -1, j->leader, 0);
+}
+
+/* Keep CHURN_MEMBERS members, closing and reopening them in turn. */
+static void *churn_members(void *arg)
+{
+	struct join_race *j = arg;
+	int fds[CHURN_MEMBERS], i;
+
+	for (i = 0; i < CHURN_MEMBERS; i++)
+		fds[i] = hw_member_open(j);
+	for (i = 0; !stopping(); i = (i + 1) % CHURN_MEMBERS) {
+		if (fds[i] >= 0)
+			close(fds[i]);
+		fds[i] = hw_member_open(j);
+		if (fds[i] < 0) {
+			j->bad++;
+			j->err = errno;
+		}
+	}
+	for (i = 0; i < CHURN_MEMBERS; i++)
+		if (fds[i] >= 0)
+			close(fds[i]);
+	return NULL;
+}
+
+TEST(join_while_members_close)
+{
+	struct perf_event_attr attr;
+	struct join_race j = { 0 };
+	struct racer r;
+	__u64 end;
+	int fd;
+
+	j.tid = gettid();
+	pmu_attr_init(&attr, PERF_TYPE_HARDWARE, PERF_COUNT_HW_CPU_CYCLES);
+	j.leader = sys_perf_event_open(&attr, 0, -1, -1, 0);
+	if (j.leader < 0)
+		SKIP(return, "no hardware cycles event (errno %d)", errno);
+	ASSERT_EQ(0, racer_start(&r, churn_members, &j));
+	end = clock_ns(CLOCK_MONOTONIC) + RACE_NS;
+	while (!time_up(end)) {
+		fd = hw_member_open(&j);
+		if (fd < 0) {
+			j.bad++;
+			j.err = errno;
+			continue;
+		}
+		j.opened++;
+		close(fd);
+	}
+	EXPECT_EQ(0, racer_stop(&r));
+	EXPECT_LT(0, j.opened);
+	EXPECT_EQ(0, j.bad) TH_LOG("errno %d", j.err);
+	close(j.leader);
 }
 
 TEST_HARNESS_MAIN
