@@ -338,6 +338,7 @@ static int rapl_event_init(struct perf_event *event)
 {
 	u64 config = event->attr.config;
 	struct rapl_die *die;
+	int reader;
 
 	if (event->attr.type != rapl_pmu.type)
 		return -ENOENT;
@@ -355,10 +356,16 @@ static int rapl_event_init(struct perf_event *event)
 		return -EINVAL;
 
 	die = rapl_die_of(event->cpu);
-	if (!die || die->cpu < 0)
+	if (!die)
 		return -EINVAL;
-	/* Whichever CPU of the die it was opened on, the reader counts it. */
-	event->cpu = die->cpu;
+	/*
+	 * Whichever CPU of the die it was opened on, the reader counts it.
+	 * Hotplug may change the reader meanwhile: read it once.
+	 */
+	reader = READ_ONCE(die->cpu);
+	if (reader < 0)
+		return -EINVAL;
+	event->cpu = reader;
 	event->pmu_private = die;
 	event->hw.idx = config;
 	return 0;
@@ -386,7 +393,7 @@ static int rapl_cpu_online(unsigned int cpu)
 	if (!die)
 		return 0;
 	if (die->cpu < 0) {
-		die->cpu = cpu;
+		WRITE_ONCE(die->cpu, cpu);
 		cpumask_set_cpu(cpu, &rapl_readers);
 	}
 	return 0;
@@ -401,7 +408,7 @@ static int rapl_cpu_offline(unsigned int cpu)
 		return 0;
 	cpumask_clear_cpu(cpu, &rapl_readers);
 	next = cpumask_any_but(topology_die_cpumask(cpu), cpu);
-	die->cpu = next < nr_cpu_ids ? next : -1;
+	WRITE_ONCE(die->cpu, next < nr_cpu_ids ? (int)next : -1);
 	if (die->cpu >= 0) {
 		cpumask_set_cpu(next, &rapl_readers);
 		perf_pmu_migrate_context(&rapl_pmu, cpu, next);
