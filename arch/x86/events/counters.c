@@ -214,7 +214,8 @@ static void x86_event_program(struct x86_pmu_cpu *cpuc,
 		return;
 	x86_pmu.enable(event);
 	barrier();
-	cpuc->running |= BIT_ULL(hwc->idx);
+	/* One instruction: the NMI's x86_pmu_stop() may clear another bit. */
+	this_cpu_or(x86_pmu_cpu.running, BIT_ULL(hwc->idx));
 	x86_pmu_resume(cpuc);
 }
 
@@ -240,7 +241,7 @@ static void x86_counter_off(struct x86_pmu_cpu *cpuc,
 
 	if (!(cpuc->running & BIT_ULL(idx)))
 		return;
-	cpuc->running &= ~BIT_ULL(idx);
+	this_cpu_and(x86_pmu_cpu.running, ~BIT_ULL(idx));
 	barrier();
 	x86_pmu.disable(event);
 }
@@ -301,7 +302,7 @@ static void x86_event_unplace(struct x86_pmu_cpu *cpuc,
 	cpuc->placed &= ~BIT_ULL(hwc->idx);
 	cpuc->topdown &= ~BIT_ULL(hwc->idx);
 	barrier();
-	cpuc->on[hwc->idx] = NULL;
+	WRITE_ONCE(cpuc->on[hwc->idx], NULL);
 	hwc->idx = -1;
 }
 
@@ -325,7 +326,7 @@ static void x86_pmu_place(struct x86_pmu_cpu *cpuc)
 		if (event->hw.idx == idx)
 			continue;
 		event->hw.idx = idx;
-		cpuc->on[idx] = event;
+		WRITE_ONCE(cpuc->on[idx], event);
 		cpuc->placed |= BIT_ULL(idx);
 		cpuc->used |= BIT_ULL(idx);
 		x86_event_program(cpuc, event, true);
@@ -341,7 +342,7 @@ static void x86_pmu_enable(struct pmu *pmu)
 		return;
 	if (cpuc->pending)
 		x86_pmu_place(cpuc);
-	cpuc->enabled = true;
+	WRITE_ONCE(cpuc->enabled, true);
 	x86_pmu.enable_all(cpuc->running);
 }
 
@@ -351,9 +352,19 @@ static void x86_pmu_disable(struct pmu *pmu)
 
 	if (!cpuc->enabled)
 		return;
-	cpuc->enabled = false;
+	WRITE_ONCE(cpuc->enabled, false);
 	barrier();
 	x86_pmu.disable_all(cpuc->running);
+}
+
+/* Set the count of branch recorders the NMI reads; return the old one. */
+static unsigned int xchg_branch_users(struct x86_pmu_cpu *cpuc,
+				      unsigned int users)
+{
+	unsigned int old = cpuc->branch_users;
+
+	WRITE_ONCE(cpuc->branch_users, users);
+	return old;
 }
 
 static int x86_pmu_add(struct perf_event *event, int flags)
@@ -388,7 +399,8 @@ static int x86_pmu_add(struct perf_event *event, int flags)
 
 	if (extra >= 0)
 		x86_extra_take(event, extra);
-	if (has_branch_stack(event) && !cpuc->branch_users++) {
+	if (has_branch_stack(event) &&
+	    !xchg_branch_users(cpuc, cpuc->branch_users + 1)) {
 		cpuc->branch_select = event->hw.branch_select;
 		x86_pmu.branch_start();
 		perf_sched_cb_inc(event->pmu);
@@ -419,7 +431,7 @@ static void x86_pmu_del(struct perf_event *event, int flags)
 		cpuc->placed &= ~BIT_ULL(event->hw.idx);
 		cpuc->topdown &= ~BIT_ULL(event->hw.idx);
 		barrier();
-		cpuc->on[event->hw.idx] = NULL;
+		WRITE_ONCE(cpuc->on[event->hw.idx], NULL);
 		event->hw.idx = -1;
 	}
 	for (i = 0; i < n; i++) {
@@ -427,7 +439,8 @@ static void x86_pmu_del(struct perf_event *event, int flags)
 			continue;
 		if (event->hw.extra_regs)
 			x86_extra_put(&cpuc->extra, event->hw.extra_idx);
-		if (has_branch_stack(event) && !--cpuc->branch_users) {
+		if (has_branch_stack(event) &&
+		    xchg_branch_users(cpuc, cpuc->branch_users - 1) == 1) {
 			perf_sched_cb_dec(event->pmu);
 			x86_pmu.branch_stop();
 		}
@@ -633,7 +646,7 @@ static bool x86_group_fits(struct perf_event *event)
 		list_for_each_entry(sibling, &leader->sibling_list,
 				    sibling_entry) {
 			if (sibling->pmu != event->pmu ||
-			    sibling->state <= PERF_EVENT_STATE_OFF)
+			    READ_ONCE(sibling->state) <= PERF_EVENT_STATE_OFF)
 				continue;
 			if (n >= X86_PMU_MAX_EVENTS - 1 ||
 			    !x86_group_extra_fits(&extra, &branch, sibling))
@@ -794,7 +807,7 @@ static int x86_pmu_cpu_starting(unsigned int cpu)
 	x86_cpu_type_starting(cpu);
 	x86_pmu.reset();
 	perf_events_lapic_init();
-	cpuc->enabled = true;
+	WRITE_ONCE(cpuc->enabled, true);
 	return 0;
 }
 
@@ -802,7 +815,7 @@ static int x86_pmu_cpu_dying(unsigned int cpu)
 {
 	struct x86_pmu_cpu *cpuc = this_cpu_ptr(&x86_pmu_cpu);
 
-	cpuc->enabled = false;
+	WRITE_ONCE(cpuc->enabled, false);
 	x86_pmu.reset();
 	x86_cpu_type_dying(cpu);
 	return 0;

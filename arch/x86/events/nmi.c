@@ -47,14 +47,14 @@ void perf_events_lapic_init(void)
 static int x86_pmi_overflows(struct x86_pmu_cpu *cpuc, u64 status,
 			     struct pt_regs *regs)
 {
-	unsigned long bits = status & cpuc->running & ~cpuc->precise;
+	unsigned long bits = status & cpuc->running & ~READ_ONCE(cpuc->precise);
 	struct perf_sample_data data;
 	struct perf_event *event;
 	int idx, handled = 0;
 	u64 period;
 
 	for_each_set_bit(idx, &bits, X86_PMC_MAX) {
-		event = cpuc->on[idx];
+		event = READ_ONCE(cpuc->on[idx]);
 		if (WARN_ON_ONCE(!event))
 			continue;
 		handled++;
@@ -103,7 +103,7 @@ int x86_pmu_handle_irq(struct pt_regs *regs)
 	x86_pmu.disable_all(cpuc->running);
 	status = x86_pmu.status(cpuc->running);
 	/* The branches that led here, frozen as the PMI came. */
-	if (status && cpuc->branch_users)
+	if (status && READ_ONCE(cpuc->branch_users))
 		x86_pmu.branch_read();
 	while (status) {
 		x86_pmu.ack(status);
@@ -129,7 +129,7 @@ int x86_pmu_handle_irq(struct pt_regs *regs)
 	 * whoever this NMI was for.
 	 */
 	apic_write(APIC_LVTPC, APIC_DM_NMI);
-	if (cpuc->enabled)
+	if (READ_ONCE(cpuc->enabled))
 		x86_pmu.enable_all(cpuc->running);
 
 	if (handled) {

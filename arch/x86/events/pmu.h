@@ -357,7 +357,10 @@ extern struct pmu x86_cpu_pmu;
  * handler may run in between: it looks only at @running counters and
  * at the events in @on for them, and a counter's bit in @running is
  * cleared before its @on entry changes and set after; it never looks at
- * @extra.
+ * @extra.  What it reads (@on, @enabled, @precise, @branch_users) is
+ * stored with WRITE_ONCE(); @running, which its x86_pmu_stop() of a
+ * throttled event also changes, only with this_cpu_or()/this_cpu_and(),
+ * single instructions it cannot come in the middle of.
  */
 struct x86_pmu_cpu {
 	struct x86_cpu_type	*type;

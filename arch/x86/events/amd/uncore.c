@@ -252,7 +252,7 @@ static bool uncore_group_fits(struct perf_event *event)
 		n++;
 	for_each_sibling_event(sibling, leader) {
 		if (sibling->pmu == event->pmu &&
-		    sibling->state > PERF_EVENT_STATE_OFF)
+		    READ_ONCE(sibling->state) > PERF_EVENT_STATE_OFF)
 			n++;
 	}
 	return n <= to_amd_uncore(event->pmu)->nr;

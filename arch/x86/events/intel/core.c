@@ -152,12 +152,26 @@ static const struct x86_cpu_id intel_models[] __initconst = {
 /* This CPU's IA32_FIXED_CTR_CTRL, so it is never read back. */
 static DEFINE_PER_CPU(u64, intel_fixed_ctrl);
 
+/*
+ * The overflow NMI may stop a fixed counter (a throttle) in the middle
+ * of a change made with interrupts off: the copy changes in one step,
+ * and the register is written again until it holds what the copy does.
+ */
 static void intel_fixed_ctrl_write(u64 field, u64 bits)
 {
-	u64 *ctrl = this_cpu_ptr(&intel_fixed_ctrl);
+	u64 old, ctrl;
 
-	*ctrl = (*ctrl & ~field) | bits;
-	wrmsrl(MSR_ARCH_PERFMON_FIXED_CTR_CTRL, *ctrl);
+	do {
+		old = this_cpu_read(intel_fixed_ctrl);
+		ctrl = (old & ~field) | bits;
+	} while (this_cpu_cmpxchg(intel_fixed_ctrl, old, ctrl) != old);
+	for (;;) {
+		wrmsrl(MSR_ARCH_PERFMON_FIXED_CTR_CTRL, ctrl);
+		old = ctrl;
+		ctrl = this_cpu_read(intel_fixed_ctrl);
+		if (ctrl == old)
+			break;
+	}
 }
 
 /**

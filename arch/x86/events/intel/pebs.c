@@ -284,7 +284,7 @@ void intel_pebs_enable(struct perf_event *event)
 	u64 bit = BIT_ULL(idx);
 
 	*intel_pebs_reset_slot(idx) = intel_pebs_reset_value(event);
-	cpuc->precise |= bit;
+	WRITE_ONCE(cpuc->precise, cpuc->precise | bit);
 	if (hwc->x86_flags & X86_EVENT_LARGE)
 		pc->large |= bit;
 	else
@@ -316,7 +316,7 @@ void intel_pebs_disable(struct perf_event *event)
 	wrmsrl(MSR_IA32_PEBS_ENABLE, pc->enable);
 	if (ds->pebs_index != ds->pebs_buffer_base)
 		intel_pebs_flush(cpuc);
-	cpuc->precise &= ~bit;
+	WRITE_ONCE(cpuc->precise, cpuc->precise & ~bit);
 	pc->large &= ~bit;
 	intel_pebs_resize(pc, cpuc);
 }

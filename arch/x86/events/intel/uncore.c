@@ -389,7 +389,7 @@ static bool uncore_msr_group_fits(struct uncore_box *box,
 
 	for_each_sibling_event(sibling, leader) {
 		if (sibling->pmu != event->pmu ||
-		    sibling->state <= PERF_EVENT_STATE_OFF)
+		    READ_ONCE(sibling->state) <= PERF_EVENT_STATE_OFF)
 			continue;
 		if (sibling->attr.config == UNC_CLOCKTICKS) {
 			fixed++;
