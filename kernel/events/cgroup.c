@@ -113,9 +113,11 @@ void perf_cgroup_cpu_advance(struct perf_cgroup_cpu *pcc, int cpu, u64 now)
 	for (cgrp = pcc->cur; cgrp; cgrp = perf_cgroup_parent(cgrp)) {
 		struct perf_cgroup_clock *clock = per_cpu_ptr(cgrp->clock, cpu);
 
+		/* Read without the lock: perf_cgroup_event_time_now(). */
 		if (now > clock->timestamp)
-			clock->time += now - clock->timestamp;
-		clock->timestamp = now;
+			WRITE_ONCE(clock->time,
+				   clock->time + now - clock->timestamp);
+		WRITE_ONCE(clock->timestamp, now);
 	}
 }
 
@@ -136,7 +138,7 @@ void perf_cgroup_cpu_set(struct perf_cgroup_cpu *pcc, int cpu,
 
 	WRITE_ONCE(pcc->cur, cgrp);
 	for (pos = cgrp; pos; pos = perf_cgroup_parent(pos))
-		per_cpu_ptr(pos->clock, cpu)->timestamp = now;
+		WRITE_ONCE(per_cpu_ptr(pos->clock, cpu)->timestamp, now);
 }
 
 /**

@@ -220,7 +220,8 @@ static void perf_event_free_rcu(struct rcu_head *head)
  */
 void perf_event_free(struct perf_event *event)
 {
-	event->state = PERF_EVENT_STATE_DEAD;
+	/* RCU walkers of the side-band lists may still look at it. */
+	WRITE_ONCE(event->state, PERF_EVENT_STATE_DEAD);
 
 	perf_event_release_output(event);
 	perf_event_sync_pending(event);

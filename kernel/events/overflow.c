@@ -118,14 +118,16 @@ void perf_overflow_adjust_freq(struct perf_event *event, u64 done, u64 now)
 static void perf_pending_sigtrap(struct perf_event *event)
 {
 	struct task_struct *task = READ_ONCE(event->ctx->task);
+	u64 addr;
 
 	/* The signal is for the thread that caused the overflow. */
 	if (task && task != current)
 		return;
 	if (current->flags & (PF_KTHREAD | PF_EXITING))
 		return;
-	send_sig_perf((void __user *)(unsigned long)event->pending_addr,
-		      event->attr.type, event->attr.sig_data);
+	addr = READ_ONCE(event->pending_addr);
+	send_sig_perf((void __user *)(unsigned long)addr, event->attr.type,
+		      event->attr.sig_data);
 }
 
 /*
@@ -263,8 +265,10 @@ int __perf_event_overflow(struct perf_event *event, bool may_throttle,
 	WRITE_ONCE(event->pending_kill, code);
 
 	if (event->attr.sigtrap) {
-		event->pending_addr = data->sample_flags & PERF_SAMPLE_ADDR ?
-				      data->addr : 0;
+		/* Another overflow may come while the irq_work reads it. */
+		WRITE_ONCE(event->pending_addr,
+			   data->sample_flags & PERF_SAMPLE_ADDR ?
+			   data->addr : 0);
 		perf_event_pending(event, PERF_PENDING_SIGTRAP);
 	}
 

@@ -362,7 +362,7 @@ static int perf_event_period_locked(struct perf_event *event, u64 period)
 	if (READ_ONCE(event->ctx->task) == TASK_TOMBSTONE)
 		return 0;
 	if (event->attr.freq) {
-		if (period > sysctl_perf_event_sample_rate)
+		if (period > READ_ONCE(sysctl_perf_event_sample_rate))
 			return perf_refuse(-EINVAL,
 					   "IOC_PERIOD: above perf_event_max_sample_rate",
 					   period);

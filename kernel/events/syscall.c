@@ -204,7 +204,9 @@ static int perf_check_privileges(struct perf_event_attr *attr)
 	if (attr->namespaces && !perfmon_capable())
 		return perf_refuse(-EACCES, "namespaces: needs CAP_PERFMON", 1);
 
-	if (attr->freq && attr->sample_freq > sysctl_perf_event_sample_rate)
+	/* The overflow path lowers it, in NMI: READ_ONCE(). */
+	if (attr->freq &&
+	    attr->sample_freq > READ_ONCE(sysctl_perf_event_sample_rate))
 		return perf_refuse(-EINVAL,
 				   "sample_freq: above perf_event_max_sample_rate",
 				   attr->sample_freq);
