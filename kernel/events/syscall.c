@@ -283,22 +283,13 @@ static struct file *perf_open_event(struct perf_event_attr *attr,
 				    struct perf_event *group_leader,
 				    struct perf_event *output, int cgroup_fd)
 {
-	struct perf_event_context *ctx, *leader_ctx = NULL;
+	struct perf_event_context *ctx;
 	struct perf_event *event;
 	struct file *file;
 	int ret;
 
-	/*
-	 * A PMU's event_init may walk the group the event joins
-	 * (for_each_sibling_event()): the leader's context's mutex keeps
-	 * another thread from adding or closing a member meanwhile.
-	 */
-	if (group_leader)
-		leader_ctx = perf_event_ctx_lock(group_leader);
 	event = perf_event_alloc(attr, cpu, task, group_leader, NULL,
 				 cgroup_fd, NULL, NULL);
-	if (leader_ctx)
-		mutex_unlock(&leader_ctx->mutex);
 	if (IS_ERR(event))
 		return ERR_CAST(event);
 
