@@ -19,8 +19,7 @@
  *  - hardware members joining a group while another thread closes
  *    members: the PMU's event_init walks the group (6.1 walks it without
  *    the group's lock, and may hang or read a freed member there; ours
- *    holds the leader's context's mutex, as for_each_sibling_event()'s
- *    documentation says).
+ *    takes the context's lock for the walk).
  */
 #define _GNU_SOURCE
 #include <errno.h>
