@@ -15,7 +15,8 @@
  *  - closing an inherited event while the task forks and its children
  *    exit;
  *  - closing the group leader while a member is read and enabled;
- *  - poll() of a task's event while the task switches on another CPU;
+ *  - poll() and read() of a task's event while the task switches on
+ *    another CPU;
  *  - hardware members joining a group while another thread closes
  *    members: the PMU's event_init walks the group (6.1 walks it without
  *    the group's lock, and may hang or read a freed member there; ours
@@ -380,6 +381,45 @@ TEST(poll_while_task_switches)
 	EXPECT_LT(0, polls);
 	EXPECT_EQ(0, hups) TH_LOG("%d of %d polls", hups, polls);
 	munmap(map, 2 * psz);
+	close(fd);
+}
+
+/*
+ * read() of a task's event checks the event's state without the lock
+ * (a pinned event in error reads as end of file) while the task's CPU
+ * changes it at each switch: the count and both times never go back,
+ * and the event never runs longer than it is enabled.
+ */
+TEST(read_while_task_switches)
+{
+	__u64 v[3], last[3] = { 0 };
+	struct switch_race s = { 0 };
+	int cpus[2], reads = 0, back = 0, fd;
+	struct racer r;
+	__u64 end;
+
+	if (allowed_cpus(cpus, 2) < 2)
+		SKIP(return, "needs two CPUs");
+	s.cpu = cpus[0];
+	ASSERT_EQ(0, pin_to_cpu(cpus[1]));
+	ASSERT_EQ(0, racer_start(&r, sleep_and_wake, &s));
+	while (!__atomic_load_n(&s.tid, __ATOMIC_ACQUIRE))
+		sleep_ms(1);
+	fd = sw_event_open(PERF_COUNT_SW_TASK_CLOCK, RF_TIMES, false, s.tid,
+			   -1);
+	ASSERT_LE(0, fd);
+	end = clock_ns(CLOCK_MONOTONIC) + RACE_NS;
+	while (!time_up(end)) {
+		if (read(fd, v, sizeof(v)) != sizeof(v) || v[0] < last[0] ||
+		    v[1] < last[1] || v[2] < last[2] || v[2] > v[1])
+			back++;
+		memcpy(last, v, sizeof(v));
+		reads++;
+	}
+	EXPECT_EQ(0, racer_stop(&r));
+	EXPECT_EQ(0, s.unexpected);
+	EXPECT_LT(0, reads);
+	EXPECT_EQ(0, back) TH_LOG("%d of %d reads", back, reads);
 	close(fd);
 }
 
