@@ -338,6 +338,27 @@ static void *sleep_and_wake(void *arg)
 }
 
 /*
+ * Start a thread sleeping and waking on one CPU, with this one pinned to
+ * another, and open a task clock on it: the event's descriptor, -2 if
+ * there are not two CPUs, -1 on failure.
+ */
+static int switcher_event(struct switch_race *s, struct racer *r,
+			  __u64 read_format)
+{
+	int cpus[2];
+
+	if (allowed_cpus(cpus, 2) < 2)
+		return -2;
+	s->cpu = cpus[0];
+	if (pin_to_cpu(cpus[1]) || racer_start(r, sleep_and_wake, s))
+		return -1;
+	while (!__atomic_load_n(&s->tid, __ATOMIC_ACQUIRE))
+		sleep_ms(1);
+	return sw_event_open(PERF_COUNT_SW_TASK_CLOCK, read_format, false,
+			     s->tid, -1);
+}
+
+/*
  * poll() asks whether the event's task has exited, without the
  * context's lock, while the task's CPU changes the event's state at
  * each switch: a live task's event with a ring buffer never polls as
@@ -348,21 +369,16 @@ static void *sleep_and_wake(void *arg)
 TEST(poll_while_task_switches)
 {
 	struct switch_race s = { 0 };
-	int cpus[2], polls = 0, hups = 0, fd, ret;
+	int polls = 0, hups = 0, fd, ret;
 	long psz = getpagesize();
 	struct pollfd pfd;
 	void *map;
 	struct racer r;
 	__u64 end;
 
-	if (allowed_cpus(cpus, 2) < 2)
+	fd = switcher_event(&s, &r, 0);
+	if (fd == -2)
 		SKIP(return, "needs two CPUs");
-	s.cpu = cpus[0];
-	ASSERT_EQ(0, pin_to_cpu(cpus[1]));
-	ASSERT_EQ(0, racer_start(&r, sleep_and_wake, &s));
-	while (!__atomic_load_n(&s.tid, __ATOMIC_ACQUIRE))
-		sleep_ms(1);
-	fd = sw_event_open(PERF_COUNT_SW_TASK_CLOCK, 0, false, s.tid, -1);
 	ASSERT_LE(0, fd);
 	map = mmap(NULL, 2 * psz, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
 	ASSERT_NE(MAP_FAILED, map);
@@ -394,19 +410,13 @@ TEST(read_while_task_switches)
 {
 	__u64 v[3], last[3] = { 0 };
 	struct switch_race s = { 0 };
-	int cpus[2], reads = 0, back = 0, fd;
+	int reads = 0, back = 0, fd;
 	struct racer r;
 	__u64 end;
 
-	if (allowed_cpus(cpus, 2) < 2)
+	fd = switcher_event(&s, &r, RF_TIMES);
+	if (fd == -2)
 		SKIP(return, "needs two CPUs");
-	s.cpu = cpus[0];
-	ASSERT_EQ(0, pin_to_cpu(cpus[1]));
-	ASSERT_EQ(0, racer_start(&r, sleep_and_wake, &s));
-	while (!__atomic_load_n(&s.tid, __ATOMIC_ACQUIRE))
-		sleep_ms(1);
-	fd = sw_event_open(PERF_COUNT_SW_TASK_CLOCK, RF_TIMES, false, s.tid,
-			   -1);
 	ASSERT_LE(0, fd);
 	end = clock_ns(CLOCK_MONOTONIC) + RACE_NS;
 	while (!time_up(end)) {
