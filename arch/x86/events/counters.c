@@ -357,16 +357,6 @@ static void x86_pmu_disable(struct pmu *pmu)
 	x86_pmu.disable_all(cpuc->running);
 }
 
-/* Set the count of branch recorders the NMI reads; return the old one. */
-static unsigned int xchg_branch_users(struct x86_pmu_cpu *cpuc,
-				      unsigned int users)
-{
-	unsigned int old = cpuc->branch_users;
-
-	WRITE_ONCE(cpuc->branch_users, users);
-	return old;
-}
-
 static int x86_pmu_add(struct perf_event *event, int flags)
 {
 	struct x86_pmu_cpu *cpuc = this_cpu_ptr(&x86_pmu_cpu);
@@ -399,8 +389,9 @@ static int x86_pmu_add(struct perf_event *event, int flags)
 
 	if (extra >= 0)
 		x86_extra_take(event, extra);
-	if (has_branch_stack(event) &&
-	    !xchg_branch_users(cpuc, cpuc->branch_users + 1)) {
+	if (has_branch_stack(event))
+		WRITE_ONCE(cpuc->branch_users, cpuc->branch_users + 1);
+	if (has_branch_stack(event) && cpuc->branch_users == 1) {
 		cpuc->branch_select = event->hw.branch_select;
 		x86_pmu.branch_start();
 		perf_sched_cb_inc(event->pmu);
@@ -439,8 +430,9 @@ static void x86_pmu_del(struct perf_event *event, int flags)
 			continue;
 		if (event->hw.extra_regs)
 			x86_extra_put(&cpuc->extra, event->hw.extra_idx);
-		if (has_branch_stack(event) &&
-		    xchg_branch_users(cpuc, cpuc->branch_users - 1) == 1) {
+		if (has_branch_stack(event))
+			WRITE_ONCE(cpuc->branch_users, cpuc->branch_users - 1);
+		if (has_branch_stack(event) && !cpuc->branch_users) {
 			perf_sched_cb_dec(event->pmu);
 			x86_pmu.branch_stop();
 		}
