@@ -1173,6 +1173,11 @@ int perf_event_refresh(struct perf_event *event, int refresh);
 /* CPU-wide PMUs whose events move when their CPU goes (uncore and such) */
 void perf_pmu_migrate_context(struct pmu *pmu, int src_cpu, int dst_cpu);
 
+/* A PMU's event_init walking the group its new event joins */
+struct perf_event_context *perf_group_lock(struct perf_event *event,
+					   unsigned long *flags);
+void perf_group_unlock(struct perf_event_context *ctx, unsigned long flags);
+
 /* The architecture: sysrq's 'p' dumps this CPU's PMU */
 void perf_event_print_debug(void);
 
@@ -1309,9 +1314,10 @@ void perf_sample_save_callchain(struct perf_sample_data *data,
  * @sibling: the cursor, a struct perf_event *
  * @event: the group's leader; a member has none to walk
  *
- * For a PMU's event_init (the group is not installed yet, and the
- * caller of perf_event_open() holds its context's mutex) and for its
- * callbacks (the context's lock is held).
+ * For a PMU's callbacks, which run with the context's lock held, and
+ * for its event_init between perf_group_lock() and perf_group_unlock():
+ * event_init runs before perf_event_open() takes any context's mutex, so
+ * other threads may add members to the group or close them meanwhile.
  */
 #define for_each_sibling_event(sibling, event)				\
 	list_for_each_entry((sibling), &(event)->sibling_list, sibling_entry)

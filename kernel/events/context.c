@@ -1183,6 +1183,55 @@ struct perf_event_context *perf_event_ctx_lock(struct perf_event *event)
 	}
 }
 
+/**
+ * perf_group_lock - hold off changes to the group an event joins
+ * @event: the new event, in its PMU's event_init
+ * @flags: where the interrupt state is saved
+ *
+ * A PMU's event_init runs before perf_event_open() takes the group's
+ * context mutex (taking it there would order it before the trace
+ * events' event_mutex), so another thread may add a member to the group
+ * or close one while event_init walks it.  Every change to the member
+ * list holds the context's lock, which this takes: between it and
+ * perf_group_unlock(), for_each_sibling_event() on @event's leader sees
+ * a stable list.  Nothing may sleep there.
+ *
+ * Return: the context locked, or NULL (nothing held) for a new leader,
+ * or a leader not in a context yet (a kernel user's or a test's).
+ */
+struct perf_event_context *perf_group_lock(struct perf_event *event,
+					   unsigned long *flags)
+{
+	struct perf_event *leader = event->group_leader;
+	struct perf_event_context *ctx;
+
+	if (!leader || leader == event)
+		return NULL;
+	for (;;) {
+		ctx = READ_ONCE(leader->ctx);
+		if (!ctx)
+			return NULL;
+		raw_spin_lock_irqsave(&ctx->lock, *flags);
+		/* A CPU-wide PMU's event may have moved (hotplug). */
+		if (ctx == READ_ONCE(leader->ctx))
+			return ctx;
+		raw_spin_unlock_irqrestore(&ctx->lock, *flags);
+	}
+}
+EXPORT_SYMBOL_GPL(perf_group_lock);
+
+/**
+ * perf_group_unlock - undo perf_group_lock()
+ * @ctx: what it returned
+ * @flags: the interrupt state it saved
+ */
+void perf_group_unlock(struct perf_event_context *ctx, unsigned long flags)
+{
+	if (ctx)
+		raw_spin_unlock_irqrestore(&ctx->lock, flags);
+}
+EXPORT_SYMBOL_GPL(perf_group_unlock);
+
 /* For kernel users, who do not hold the context's mutex. */
 static void perf_event_call_locked(struct perf_event *event, perf_event_fn fn,
 				   void *data)

@@ -574,52 +574,6 @@ int x86_hw_config(struct perf_event *event)
 	return 0;
 }
 
-/**
- * x86_group_lock - hold off changes to the group an event joins
- * @event: the event, in its PMU's event_init
- * @flags: where the interrupt state is saved
- *
- * event_init runs before perf_event_open() takes the group's context
- * mutex (taking it there would order it before the trace events'
- * event_mutex), so another thread may add or close a member while the
- * group is walked.  Every change to the member list holds the context's
- * lock, which this takes.
- *
- * Return: the context locked, or NULL (nothing held) for a new leader
- * or a leader not in a context yet (one KUnit made).
- */
-static struct perf_event_context *x86_group_lock(struct perf_event *event,
-						 unsigned long *flags)
-{
-	struct perf_event *leader = event->group_leader;
-	struct perf_event_context *ctx;
-
-	if (!leader || leader == event)
-		return NULL;
-	for (;;) {
-		ctx = READ_ONCE(leader->ctx);
-		if (!ctx)
-			return NULL;
-		raw_spin_lock_irqsave(&ctx->lock, *flags);
-		/* A CPU-wide PMU may have moved it (hotplug). */
-		if (ctx == READ_ONCE(leader->ctx))
-			return ctx;
-		raw_spin_unlock_irqrestore(&ctx->lock, *flags);
-	}
-}
-
-/**
- * x86_group_unlock - undo x86_group_lock()
- * @ctx: what it returned
- * @flags: the interrupt state it saved
- */
-static void x86_group_unlock(struct perf_event_context *ctx,
-			     unsigned long flags)
-{
-	if (ctx)
-		raw_spin_unlock_irqrestore(&ctx->lock, flags);
-}
-
 /*
  * Whether @event's group has events of another x86 PMU (a hybrid's
  * other kind of CPU), and could therefore never run anywhere.
@@ -780,10 +734,10 @@ int x86_pmu_event_init(struct perf_event *event)
 	if (!hwc->counters)
 		return perf_refuse(-EINVAL, "config: no counter counts this event",
 				   hwc->config);
-	group_ctx = x86_group_lock(event, &flags);
+	group_ctx = perf_group_lock(event, &flags);
 	mixed = x86_group_mixes_types(event);
 	fits = mixed || x86_group_fits(event);
-	x86_group_unlock(group_ctx, flags);
+	perf_group_unlock(group_ctx, flags);
 	if (mixed)
 		return perf_refuse(-EINVAL, "group_fd: events of two kinds of CPU",
 				   event->pmu->type);

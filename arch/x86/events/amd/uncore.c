@@ -244,17 +244,21 @@ static void uncore_event_read(struct perf_event *event)
 static bool uncore_group_fits(struct perf_event *event)
 {
 	struct perf_event *leader = event->group_leader, *sibling;
+	struct perf_event_context *ctx;
+	unsigned long flags;
 	unsigned int n = 1;
 
 	if (leader == event)
 		return true;
 	if (leader->pmu == event->pmu)
 		n++;
+	ctx = perf_group_lock(event, &flags);
 	for_each_sibling_event(sibling, leader) {
 		if (sibling->pmu == event->pmu &&
 		    READ_ONCE(sibling->state) > PERF_EVENT_STATE_OFF)
 			n++;
 	}
+	perf_group_unlock(ctx, flags);
 	return n <= to_amd_uncore(event->pmu)->nr;
 }
 

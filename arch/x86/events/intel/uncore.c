@@ -386,7 +386,10 @@ static bool uncore_msr_group_fits(struct uncore_box *box,
 {
 	struct perf_event *leader = event->group_leader, *sibling;
 	unsigned int fixed = 0, counter0 = 0, general = 0;
+	struct perf_event_context *ctx;
+	unsigned long flags;
 
+	ctx = perf_group_lock(event, &flags);
 	for_each_sibling_event(sibling, leader) {
 		if (sibling->pmu != event->pmu ||
 		    READ_ONCE(sibling->state) <= PERF_EVENT_STATE_OFF)
@@ -398,6 +401,7 @@ static bool uncore_msr_group_fits(struct uncore_box *box,
 		general++;
 		counter0 += uncore_counter0_only(box, sibling->hw.config);
 	}
+	perf_group_unlock(ctx, flags);
 	if (leader != event && leader->pmu == event->pmu) {
 		if (leader->attr.config == UNC_CLOCKTICKS) {
 			fixed++;
