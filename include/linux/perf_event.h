@@ -1247,7 +1247,11 @@ int perf_event_max_stack_handler(struct ctl_table *table, int write,
  */
 static inline bool is_sampling_event(struct perf_event *event)
 {
-	return event->attr.sample_period != 0;
+	/*
+	 * PERF_EVENT_IOC_PERIOD changes the period (or the frequency,
+	 * which shares the word) while overflows read it; never to 0.
+	 */
+	return READ_ONCE(event->attr.sample_period) != 0;
 }
 
 /**

@@ -108,7 +108,7 @@ void perf_overflow_adjust_freq(struct perf_event *event, u64 done, u64 now)
 		return;
 	/* events/s = done / elapsed * 1e9; period = that / freq. */
 	period = div64_u64(done * NSEC_PER_SEC,
-			   elapsed * event->attr.sample_freq);
+			   elapsed * READ_ONCE(event->attr.sample_freq));
 	/* Move half way, so one odd interval does not throw it off. */
 	period = (hwc->sample_period + period) / 2;
 	hwc->sample_period = max_t(u64, period, 1);
@@ -327,7 +327,8 @@ static void perf_tick_event(struct perf_event *event, bool unthrottle)
 	/* An overflow in the tick that just ended estimated it already. */
 	if (!delta || hwc->interrupts_seq == __this_cpu_read(perf_tick_seq) - 1)
 		return;
-	period = max_t(u64, div64_u64(delta * HZ, event->attr.sample_freq), 1);
+	period = div64_u64(delta * HZ, READ_ONCE(event->attr.sample_freq));
+	period = max_t(u64, period, 1);
 	if (period >= hwc->sample_period)
 		return;
 	hwc->sample_period = period;
@@ -467,14 +468,14 @@ static void ctx_set_period(struct perf_event *event,
 	u64 value = *(u64 *)data;
 
 	if (event->attr.freq) {
-		event->attr.sample_freq = value;
+		WRITE_ONCE(event->attr.sample_freq, value);
 		return;
 	}
 	if (active) {
 		perf_pmu_disable(event->pmu);
 		event->pmu->stop(event, PERF_EF_UPDATE);
 	}
-	event->attr.sample_period = value;
+	WRITE_ONCE(event->attr.sample_period, value);
 	event->hw.sample_period = value;
 	/* The new period starts now. */
 	local64_set(&event->hw.period_left, 0);

@@ -350,7 +350,10 @@ static void perf_period_apply(struct perf_event *event)
 				     orig->attr.sample_period);
 }
 
-/* A new period or frequency for an event; its context's mutex held. */
+/*
+ * A new period or frequency for an event; its context's mutex held.
+ * Overflows on other CPUs read both (is_sampling_event()) without it.
+ */
 static int perf_event_period_locked(struct perf_event *event, u64 period)
 {
 	if (!is_sampling_event(event))
@@ -366,7 +369,7 @@ static int perf_event_period_locked(struct perf_event *event, u64 period)
 			return perf_refuse(-EINVAL,
 					   "IOC_PERIOD: above perf_event_max_sample_rate",
 					   period);
-		event->attr.sample_freq = period;
+		WRITE_ONCE(event->attr.sample_freq, period);
 	} else {
 		if (period & BIT_ULL(63))
 			return perf_refuse(-EINVAL, "IOC_PERIOD: top bit set",
@@ -376,7 +379,7 @@ static int perf_event_period_locked(struct perf_event *event, u64 period)
 			return perf_refuse(-EINVAL,
 					   "IOC_PERIOD: shorter than the PMU takes",
 					   period);
-		event->attr.sample_period = period;
+		WRITE_ONCE(event->attr.sample_period, period);
 	}
 	perf_event_apply_to_copies(event, perf_period_apply);
 	return 0;
