@@ -485,15 +485,24 @@ struct perf_event {
 	atomic64_t			child_count;
 	/**
 	 * @total_time_enabled: context time while enabled, up to @tstamp
-	 * (a cgroup event's: its cgroup's time on its CPU).  The two times
-	 * and @tstamp are changed under the context's lock with WRITE_ONCE()
-	 * and read without it by perf_event_times_now().
+	 * (a cgroup event's: its cgroup's time on its CPU).  The two times,
+	 * @tstamp and the two offsets are changed under the context's lock
+	 * with WRITE_ONCE() and read without it by perf_event_times_now().
 	 */
 	u64				total_time_enabled;
 	/** @total_time_running: the same while active on its PMU */
 	u64				total_time_running;
 	/** @tstamp: the clock value the two times were last brought up to */
 	u64				tstamp;
+	/**
+	 * @enabled_offset: @total_time_enabled - @tstamp, which stays the
+	 * same while the event is enabled: its time enabled is then its
+	 * clock + this, one word, whole even to an NMI that interrupted an
+	 * update of the others.
+	 */
+	u64				enabled_offset;
+	/** @running_offset: the same for the time running, while active */
+	u64				running_offset;
 #ifdef CONFIG_CGROUP_PERF
 	/**
 	 * @cgrp: a cgroup event's cgroup (PERF_FLAG_PID_CGROUP), whose css it
@@ -1061,10 +1070,16 @@ struct perf_event_context {
 	u64				time;
 	/**
 	 * @timestamp: perf_clock() when @time was last brought up to date.
-	 * Both are changed under @lock with WRITE_ONCE() and read without it
-	 * by perf_event_times_now().
+	 * Both are changed under @lock with WRITE_ONCE().
 	 */
 	u64				timestamp;
+	/**
+	 * @time_offset: @time - @timestamp, so that while the context is
+	 * active its clock is perf_clock() + @time_offset: one word, which
+	 * perf_event_times_now() reads without the lock, even in an NMI that
+	 * interrupted the update of the other two.
+	 */
+	u64				time_offset;
 
 	/**
 	 * @clone_tag: nonzero when the context holds copies of the same

@@ -118,6 +118,7 @@ void perf_cgroup_cpu_advance(struct perf_cgroup_cpu *pcc, int cpu, u64 now)
 			WRITE_ONCE(clock->time,
 				   clock->time + now - clock->timestamp);
 		WRITE_ONCE(clock->timestamp, now);
+		WRITE_ONCE(clock->offset, clock->time - now);
 	}
 }
 
@@ -134,11 +135,16 @@ void perf_cgroup_cpu_advance(struct perf_cgroup_cpu *pcc, int cpu, u64 now)
 void perf_cgroup_cpu_set(struct perf_cgroup_cpu *pcc, int cpu,
 			 struct perf_cgroup *cgrp, u64 now)
 {
+	struct perf_cgroup_clock *clock;
 	struct perf_cgroup *pos;
 
+	/* The clocks first: an NMI that sees @cgrp current reads them. */
+	for (pos = cgrp; pos; pos = perf_cgroup_parent(pos)) {
+		clock = per_cpu_ptr(pos->clock, cpu);
+		WRITE_ONCE(clock->timestamp, now);
+		WRITE_ONCE(clock->offset, clock->time - now);
+	}
 	WRITE_ONCE(pcc->cur, cgrp);
-	for (pos = cgrp; pos; pos = perf_cgroup_parent(pos))
-		WRITE_ONCE(per_cpu_ptr(pos->clock, cpu)->timestamp, now);
 }
 
 /**
@@ -197,14 +203,13 @@ u64 perf_cgroup_event_time_now(struct perf_event *event)
 {
 	struct perf_cgroup_clock *clock = per_cpu_ptr(event->cgrp->clock,
 						      event->cpu);
-	u64 now = READ_ONCE(clock->time);
-	u64 stamp = READ_ONCE(clock->timestamp), clk;
+	u64 time = READ_ONCE(clock->time);
 
 	if (event->cpu != raw_smp_processor_id() ||
 	    !READ_ONCE(event->ctx->is_active) || !perf_cgroup_match(event))
-		return now;
-	clk = perf_clock();
-	return clk > stamp ? now + clk - stamp : now;
+		return time;
+	/* Running: the offset, never behind the last update. */
+	return max(perf_clock() + READ_ONCE(clock->offset), time);
 }
 
 /**

@@ -115,6 +115,33 @@ static void cgroup_test_clock_switch(struct kunit *test)
 	cgroup_test_expect(test, 350, 150, 100, 200);
 }
 
+/*
+ * While a clock runs, its time is the time now plus its offset, which
+ * its updates leave as it is: an NMI that interrupts one reads the
+ * offset and gets the right time.  A clock that stopped takes a new
+ * offset when it starts again.
+ */
+static void cgroup_test_clock_offset(struct kunit *test)
+{
+	struct cgroup_test *t = test->priv;
+	struct perf_cgroup_clock *a1 = per_cpu_ptr(t->cgrp[A1].clock, t->cpu);
+	struct perf_cgroup_clock *b = per_cpu_ptr(t->cgrp[B].clock, t->cpu);
+	u64 offset;
+
+	cgroup_test_switch(t, B, 100);
+	cgroup_test_switch(t, A1, 130);
+	offset = a1->offset;
+	KUNIT_EXPECT_EQ(test, 130 + offset, 0ULL);
+	perf_cgroup_cpu_advance(&t->pcc, t->cpu, 150);
+	KUNIT_EXPECT_EQ(test, a1->offset, offset);
+	KUNIT_EXPECT_EQ(test, 150 + a1->offset, a1->time);
+	/* b stopped at 130 with 30; on again at 200, it runs from there. */
+	cgroup_test_switch(t, B, 200);
+	KUNIT_EXPECT_EQ(test, 250 + b->offset, 80ULL);
+	perf_cgroup_cpu_advance(&t->pcc, t->cpu, 250);
+	KUNIT_EXPECT_EQ(test, b->time, 80ULL);
+}
+
 /* No current cgroup (the CPU has no cgroup events): no clock moves. */
 static void cgroup_test_clock_none(struct kunit *test)
 {
@@ -181,6 +208,7 @@ static struct kunit_case perf_cgroup_cases[] = {
 	KUNIT_CASE(cgroup_test_clock_switch),
 	KUNIT_CASE(cgroup_test_clock_none),
 	KUNIT_CASE(cgroup_test_clock_monotonic),
+	KUNIT_CASE(cgroup_test_clock_offset),
 	KUNIT_CASE(cgroup_test_covers),
 	KUNIT_CASE(cgroup_test_id),
 	{}

@@ -103,6 +103,7 @@ static void ctx_update_time(struct perf_event_context *ctx)
 	if (ctx->is_active && now > ctx->timestamp)
 		WRITE_ONCE(ctx->time, ctx->time + now - ctx->timestamp);
 	WRITE_ONCE(ctx->timestamp, now);
+	WRITE_ONCE(ctx->time_offset, ctx->time - now);
 	if (perf_cgroup_enabled() && !ctx->task && ctx->is_active)
 		perf_cgroup_ctx_update_time(ctx, now);
 }
@@ -141,21 +142,36 @@ static enum perf_event_state event_time_state(struct perf_event *event)
 	return READ_ONCE(event->state);
 }
 
-/* Bring an event's times up to the context clock; ctx->lock held. */
+/*
+ * An event's times are now up to @now: the offsets that go with them.
+ * Read without the lock by perf_event_times_now(): marked stores, the
+ * times before the offsets.  ctx->lock held.
+ */
+static void event_stamp_times(struct perf_event *event, u64 now)
+{
+	WRITE_ONCE(event->tstamp, now);
+	WRITE_ONCE(event->enabled_offset, event->total_time_enabled - now);
+	WRITE_ONCE(event->running_offset, event->total_time_running - now);
+}
+
+/*
+ * Bring an event's times up to the context clock; ctx->lock held.  The
+ * offset of a time that runs does not change: an NMI reading it in the
+ * middle reads the right time.
+ */
 static void event_update_time(struct perf_event *event)
 {
 	enum perf_event_state state = event_time_state(event);
 	u64 now = event_clock(event);
 	u64 delta = now - event->tstamp;
 
-	/* Read without the lock by perf_event_times_now(): marked stores. */
 	if (state >= PERF_EVENT_STATE_INACTIVE)
 		WRITE_ONCE(event->total_time_enabled,
 			   event->total_time_enabled + delta);
 	if (state == PERF_EVENT_STATE_ACTIVE)
 		WRITE_ONCE(event->total_time_running,
 			   event->total_time_running + delta);
-	WRITE_ONCE(event->tstamp, now);
+	event_stamp_times(event, now);
 }
 
 /*
@@ -400,14 +416,19 @@ static void ctx_sched_in(struct perf_event_context *ctx)
 		return;
 
 	WRITE_ONCE(ctx->timestamp, perf_clock());
+	WRITE_ONCE(ctx->time_offset, ctx->time - ctx->timestamp);
+	if (!ctx->task && perf_cgroup_enabled())
+		perf_cgroup_ctx_sched_in(ctx);
+	/*
+	 * After the clocks: perf_event_times_now() (maybe in an NMI) uses
+	 * their offsets once it is on.
+	 */
 	WRITE_ONCE(ctx->is_active, 1);
 	if (ctx->task) {
 		this_cpu_ptr(&perf_cpu_ctx)->task_ctx = ctx;
 		if (!list_empty(&ctx->pinned_groups))
 			task_pinned_sched_in(ctx);
 	} else {
-		if (perf_cgroup_enabled())
-			perf_cgroup_ctx_sched_in(ctx);
 		groups_sched_in(&ctx->pinned_groups, ctx);
 	}
 	groups_sched_in(&ctx->flexible_groups, ctx);
@@ -537,6 +558,8 @@ static bool ctx_swap_stat(struct perf_event_context *ctx,
 				   &b->total_time_enabled);
 			swap_times(&a->total_time_running,
 				   &b->total_time_running);
+			event_stamp_times(a, a->tstamp);
+			event_stamp_times(b, b->tstamp);
 		}
 		b = list_next_entry(b, event_entry);
 	}
@@ -772,7 +795,9 @@ void perf_event_task_tick(void)
  * @running: its total time running
  *
  * Without the context's lock, so usable from a sample in NMI context;
- * on the CPU the event is active on, the result is exact.  From another
+ * on the CPU the event is active on, the result is exact, even in an NMI
+ * that interrupted an update of the times: a running time is its clock
+ * plus an offset that the update does not change.  From another
  * CPU (a buffer being attached) the fields are read as that CPU changes
  * them, each whole (marked accesses) but not together: the answer is
  * the time of about now, and the event's CPU writes the exact one at
@@ -783,26 +808,24 @@ void perf_event_times_now(struct perf_event *event, u64 *enabled,
 {
 	struct perf_event_context *ctx = event->ctx;
 	enum perf_event_state state;
-	u64 now, delta;
+	u64 now;
 
+	/* Not yet in a context: no time has passed. */
+	state = ctx ? event_time_state(event) : PERF_EVENT_STATE_OFF;
+	/* A time that stands still is its total; one that runs, an offset. */
 	*enabled = READ_ONCE(event->total_time_enabled);
 	*running = READ_ONCE(event->total_time_running);
-	/* Not yet in a context: no time has passed. */
-	if (!ctx)
+	if (state < PERF_EVENT_STATE_INACTIVE)
 		return;
-	state = event_time_state(event);
-	if (perf_is_cgroup_event(event)) {
+	if (perf_is_cgroup_event(event))
 		now = perf_cgroup_event_time_now(event);
-	} else {
+	else if (READ_ONCE(ctx->is_active))
+		now = perf_clock() + READ_ONCE(ctx->time_offset);
+	else
 		now = READ_ONCE(ctx->time);
-		if (READ_ONCE(ctx->is_active))
-			now += perf_clock() - READ_ONCE(ctx->timestamp);
-	}
-	delta = now - READ_ONCE(event->tstamp);
-	if (state >= PERF_EVENT_STATE_INACTIVE)
-		*enabled += delta;
+	*enabled = now + READ_ONCE(event->enabled_offset);
 	if (state == PERF_EVENT_STATE_ACTIVE)
-		*running += delta;
+		*running = now + READ_ONCE(event->running_offset);
 }
 
 struct perf_ctx_call_data {
@@ -962,7 +985,7 @@ static void ctx_list_event(struct perf_event *event,
 	perf_sb_ctx_add(ctx, event);
 	if (perf_is_cgroup_event(event))
 		perf_cgroup_ctx_add(ctx, event);
-	WRITE_ONCE(event->tstamp, event_clock(event));
+	event_stamp_times(event, event_clock(event));
 }
 
 /* Undo ctx_list_event(), its times brought up to date first. */

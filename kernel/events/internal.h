@@ -405,10 +405,15 @@ static inline int perf_bp_modify_attr(struct perf_event *bp,
 
 /* cgroup.c */
 #ifdef CONFIG_CGROUP_PERF
-/* A cgroup's clock on one CPU: advances while the cgroup is active there. */
+/*
+ * A cgroup's clock on one CPU: advances while the cgroup is active there.
+ * @offset is @time - @timestamp, the same while the clock runs: it is
+ * then perf_clock() + @offset, one word, which an NMI reads whole.
+ */
 struct perf_cgroup_clock {
 	u64	time;
 	u64	timestamp;
+	u64	offset;
 };
 
 /* The perf_event controller's state of a cgroup. */
