@@ -296,6 +296,7 @@ int perf_mmap(struct file *file, struct vm_area_struct *vma);
 int perf_event_set_output(struct perf_event *event,
 			  struct perf_event *output);
 void perf_event_release_output(struct perf_event *event);
+void perf_event_sync_userpage(struct perf_event *event);
 
 /* sample.c */
 void perf_sample_id_prepare(struct perf_sample_data *data,

@@ -87,6 +87,30 @@ void perf_event_update_userpage(struct perf_event *event)
 }
 EXPORT_SYMBOL_GPL(perf_event_update_userpage);
 
+static void ctx_update_userpage(struct perf_event *event,
+				struct perf_event_context *ctx, void *unused)
+{
+	perf_event_update_userpage(event);
+}
+
+/**
+ * perf_event_sync_userpage - refresh an event's control page from any CPU
+ * @event: the event
+ *
+ * Its other writers (the switch, the PMU's start, stop and overflow) run
+ * on the event's CPU, under its context's lock or in an NMI that nests
+ * whole inside them; the page's seqcount takes one writer at a time.  So
+ * a buffer mapped or attached on another CPU is written there too.  An
+ * event not in a context (KUnit's) is written here.
+ */
+void perf_event_sync_userpage(struct perf_event *event)
+{
+	if (event->ctx)
+		perf_event_call(event, ctx_update_userpage, NULL);
+	else
+		perf_event_update_userpage(event);
+}
+
 static unsigned long perf_mlock_limit_pages(void)
 {
 	unsigned long per_cpu = sysctl_perf_event_mlock >> (PAGE_SHIFT - 10);
@@ -367,7 +391,7 @@ int perf_mmap(struct file *file, struct vm_area_struct *vma)
 	vma->vm_flags |= VM_DONTCOPY | VM_DONTEXPAND | VM_DONTDUMP;
 	vma->vm_ops = &perf_vm_ops;
 	vma->vm_private_data = rb;
-	perf_event_update_userpage(event);
+	perf_event_sync_userpage(event);
 out:
 	mutex_unlock(&perf_mmap_mutex);
 	if (!ret && !vma->vm_pgoff && event->pmu->event_mapped)

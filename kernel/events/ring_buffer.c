@@ -223,7 +223,7 @@ void perf_buffer_attach(struct perf_event *event, struct perf_buffer *rb)
 		cond_synchronize_rcu(event->rb_left);
 		refcount_inc(&rb->refcount);
 		list_add_rcu(&event->rb_entry, &rb->event_list);
-		perf_event_update_userpage(event);
+		perf_event_sync_userpage(event);
 	}
 	perf_buffer_put(old);
 }
