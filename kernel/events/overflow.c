@@ -20,6 +20,15 @@
 
 #include "internal.h"
 
+/*
+ * An event's throttling state (hw.interrupts, hw.interrupts_seq) and a
+ * frequency event's period (hw.sample_period) are changed by its
+ * overflows and by the tick, both on its CPU, but each may interrupt
+ * the other: an NMI the tick, the tick a software event's overflow in a
+ * task.  Their accesses here are marked, loaded once where the other
+ * side may have changed them meanwhile.
+ */
+
 /* Ticks on this CPU, and events throttled on it since the last one. */
 static DEFINE_PER_CPU(u64, perf_tick_seq);
 static DEFINE_PER_CPU(int, perf_throttled);
@@ -68,16 +77,17 @@ static bool perf_overflow_throttle(struct perf_event *event, bool may_throttle)
 {
 	struct hw_perf_event *hwc = &event->hw;
 	u64 seq = __this_cpu_read(perf_tick_seq);
+	u64 interrupts = READ_ONCE(hwc->interrupts);
 
-	if (hwc->interrupts_seq != seq) {
-		hwc->interrupts_seq = seq;
-		hwc->interrupts = 0;
+	if (READ_ONCE(hwc->interrupts_seq) != seq) {
+		WRITE_ONCE(hwc->interrupts_seq, seq);
+		interrupts = 0;
 	}
-	if (++hwc->interrupts < READ_ONCE(perf_max_samples_per_tick) ||
-	    !may_throttle)
+	WRITE_ONCE(hwc->interrupts, ++interrupts);
+	if (interrupts < READ_ONCE(perf_max_samples_per_tick) || !may_throttle)
 		return false;
 
-	hwc->interrupts = PERF_HW_THROTTLED;
+	WRITE_ONCE(hwc->interrupts, PERF_HW_THROTTLED);
 	__this_cpu_inc(perf_throttled);
 	tick_nohz_dep_set_cpu(smp_processor_id(), TICK_DEP_BIT_PERF_EVENTS);
 	perf_log_throttle(event, false);
@@ -110,8 +120,8 @@ void perf_overflow_adjust_freq(struct perf_event *event, u64 done, u64 now)
 	period = div64_u64(done * NSEC_PER_SEC,
 			   elapsed * READ_ONCE(event->attr.sample_freq));
 	/* Move half way, so one odd interval does not throw it off. */
-	period = (hwc->sample_period + period) / 2;
-	hwc->sample_period = max_t(u64, period, 1);
+	period = (READ_ONCE(hwc->sample_period) + period) / 2;
+	WRITE_ONCE(hwc->sample_period, max_t(u64, period, 1));
 }
 
 /* Send the SIGTRAP of attr.sigtrap; from the irq_work, on the event's CPU. */
@@ -243,7 +253,7 @@ int __perf_event_overflow(struct perf_event *event, bool may_throttle,
 	 * Throttled: a software event's next occurrence, or an overflow a
 	 * PMU took before it stopped the event.
 	 */
-	if (unlikely(event->hw.interrupts == PERF_HW_THROTTLED))
+	if (unlikely(READ_ONCE(event->hw.interrupts) == PERF_HW_THROTTLED))
 		return 1;
 	/*
 	 * The overflow that throttles the event is delivered all the same,
@@ -311,8 +321,8 @@ static void perf_tick_event(struct perf_event *event, bool unthrottle)
 	    event->oncpu != smp_processor_id() || !is_sampling_event(event))
 		return;
 
-	if (unthrottle && hwc->interrupts == PERF_HW_THROTTLED) {
-		hwc->interrupts = 0;
+	if (unthrottle && READ_ONCE(hwc->interrupts) == PERF_HW_THROTTLED) {
+		WRITE_ONCE(hwc->interrupts, 0);
 		perf_log_throttle(event, true);
 		event->pmu->start(event, 0);
 	}
@@ -325,13 +335,14 @@ static void perf_tick_event(struct perf_event *event, bool unthrottle)
 	delta = count - hwc->freq_count_stamp;
 	hwc->freq_count_stamp = count;
 	/* An overflow in the tick that just ended estimated it already. */
-	if (!delta || hwc->interrupts_seq == __this_cpu_read(perf_tick_seq) - 1)
+	if (!delta ||
+	    READ_ONCE(hwc->interrupts_seq) == __this_cpu_read(perf_tick_seq) - 1)
 		return;
 	period = div64_u64(delta * HZ, READ_ONCE(event->attr.sample_freq));
 	period = max_t(u64, period, 1);
-	if (period >= hwc->sample_period)
+	if (period >= READ_ONCE(hwc->sample_period))
 		return;
-	hwc->sample_period = period;
+	WRITE_ONCE(hwc->sample_period, period);
 	/*
 	 * A counter still far from its overflow (the first guess, made for
 	 * a fast event, in a slow one) would make the new period wait for
@@ -339,7 +350,7 @@ static void perf_tick_event(struct perf_event *event, bool unthrottle)
 	 * down; a software event's goes up from minus its period and never
 	 * gets here.
 	 */
-	if (hwc->interrupts == PERF_HW_THROTTLED ||
+	if (READ_ONCE(hwc->interrupts) == PERF_HW_THROTTLED ||
 	    local64_read(&hwc->period_left) <= (s64)(2 * period))
 		return;
 	perf_pmu_disable(event->pmu);
@@ -349,7 +360,7 @@ static void perf_tick_event(struct perf_event *event, bool unthrottle)
 	 * Throttled meanwhile, by an interrupt that a PMU's disable does
 	 * not hold off (AMD's IBS has its own NMI): the next tick starts it.
 	 */
-	if (hwc->interrupts != PERF_HW_THROTTLED)
+	if (READ_ONCE(hwc->interrupts) != PERF_HW_THROTTLED)
 		event->pmu->start(event, PERF_EF_RELOAD);
 	perf_pmu_enable(event->pmu);
 }
@@ -364,8 +375,8 @@ static void perf_tick_event(struct perf_event *event, bool unthrottle)
  */
 void perf_overflow_sched_in(struct perf_event *event)
 {
-	if (unlikely(event->hw.interrupts == PERF_HW_THROTTLED)) {
-		event->hw.interrupts = 0;
+	if (unlikely(READ_ONCE(event->hw.interrupts) == PERF_HW_THROTTLED)) {
+		WRITE_ONCE(event->hw.interrupts, 0);
 		perf_log_throttle(event, true);
 	}
 }
@@ -481,7 +492,7 @@ static void ctx_set_period(struct perf_event *event,
 	local64_set(&event->hw.period_left, 0);
 	if (active) {
 		/* A throttled event stays stopped: the tick starts it. */
-		if (event->hw.interrupts != PERF_HW_THROTTLED)
+		if (READ_ONCE(event->hw.interrupts) != PERF_HW_THROTTLED)
 			event->pmu->start(event, PERF_EF_RELOAD);
 		perf_pmu_enable(event->pmu);
 	}
