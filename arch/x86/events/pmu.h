@@ -26,6 +26,7 @@
 #include <linux/device.h>
 #include <linux/sysfs.h>
 #include <trace/events/perf.h>
+#include <asm/msr.h>
 
 #define X86_PMC_FIXED		INTEL_PMC_IDX_FIXED
 #define X86_PMC_MAX		X86_PMC_IDX_MAX
@@ -358,9 +359,10 @@ extern struct pmu x86_cpu_pmu;
  * at the events in @on for them, and a counter's bit in @running is
  * cleared before its @on entry changes and set after; it never looks at
  * @extra.  What it reads (@on, @enabled, @precise, @branch_users) is
- * stored with WRITE_ONCE(); @running, which its x86_pmu_stop() of a
- * throttled event also changes, only with this_cpu_or()/this_cpu_and(),
- * single instructions it cannot come in the middle of.
+ * stored with WRITE_ONCE(); @running and @precise, which its
+ * x86_pmu_stop() of a throttled event also changes, only with
+ * this_cpu_or()/this_cpu_and(), single instructions it cannot come in
+ * the middle of.
  */
 struct x86_pmu_cpu {
 	struct x86_cpu_type	*type;
@@ -466,6 +468,28 @@ void x86_rdpmc_unmapped(struct perf_event *event, struct mm_struct *mm);
 void x86_rdpmc_update_userpage(struct perf_event *event,
 			       struct perf_event_mmap_page *up);
 extern struct attribute *x86_rdpmc_attrs[];
+
+/**
+ * x86_wrmsr_copy - write a control MSR from this CPU's copy of it, until
+ *	the copy holds still
+ * @msr: the register
+ * @copy: the copy, which changes only in single this_cpu operations
+ *
+ * Interrupts off do not hold off the overflow NMI, which may change the
+ * copy (its throttle stops a counter) and write the register between
+ * the read of the copy here and the write: the write is done again
+ * until the copy read after it is what was written.
+ */
+static inline void x86_wrmsr_copy(u32 msr, u64 __percpu *copy)
+{
+	u64 val = this_cpu_read(*copy), old;
+
+	do {
+		wrmsrl(msr, val);
+		old = val;
+		val = this_cpu_read(*copy);
+	} while (val != old);
+}
 
 /* The counter MSRs of general counter @idx. */
 static inline u32 x86_evtsel_msr(int idx)

@@ -165,13 +165,7 @@ static void intel_fixed_ctrl_write(u64 field, u64 bits)
 		old = this_cpu_read(intel_fixed_ctrl);
 		ctrl = (old & ~field) | bits;
 	} while (this_cpu_cmpxchg(intel_fixed_ctrl, old, ctrl) != old);
-	for (;;) {
-		wrmsrl(MSR_ARCH_PERFMON_FIXED_CTR_CTRL, ctrl);
-		old = ctrl;
-		ctrl = this_cpu_read(intel_fixed_ctrl);
-		if (ctrl == old)
-			break;
-	}
+	x86_wrmsr_copy(MSR_ARCH_PERFMON_FIXED_CTR_CTRL, &intel_fixed_ctrl);
 }
 
 /**

@@ -211,10 +211,10 @@ static unsigned int intel_pebs_adaptive_size(u64 cfg)
  * takes many, with room left for one of each counter.  A buffer that
  * holds records of another size or threshold is drained first.
  */
-static void intel_pebs_resize(struct intel_pebs_cpu *pc,
-			      struct x86_pmu_cpu *cpuc)
+static void intel_pebs_set_size(struct intel_pebs_cpu *pc,
+				struct x86_pmu_cpu *cpuc)
 {
-	unsigned long bits = cpuc->precise;
+	unsigned long bits = READ_ONCE(cpuc->precise);
 	unsigned int size = intel_pebs_hw.size, records = 1;
 	struct debug_store *ds = intel_ds_area();
 	u64 cfg = 0;
@@ -225,7 +225,7 @@ static void intel_pebs_resize(struct intel_pebs_cpu *pc,
 			cfg |= intel_pebs_data_cfg(cpuc->on[idx]);
 		size = intel_pebs_adaptive_size(cfg);
 	}
-	if (bits && pc->large == bits)
+	if (bits && READ_ONCE(pc->large) == bits)
 		records = PEBS_BUFFER_SIZE / size -
 			  hweight64(intel_pebs_hw.counters);
 	if (ds->pebs_index != ds->pebs_buffer_base &&
@@ -239,6 +239,18 @@ static void intel_pebs_resize(struct intel_pebs_cpu *pc,
 	}
 	pc->size = size;
 	intel_ds_set_threshold(size, records);
+}
+
+/* The same, again if the NMI handler changed them meanwhile. */
+static void intel_pebs_resize(struct intel_pebs_cpu *pc,
+			      struct x86_pmu_cpu *cpuc)
+{
+	unsigned int gen;
+
+	do {
+		gen = this_cpu_inc_return(intel_pebs_cpu.gen);
+		intel_pebs_set_size(pc, cpuc);
+	} while (this_cpu_read(intel_pebs_cpu.gen) != gen);
 }
 
 /**
@@ -284,18 +296,18 @@ void intel_pebs_enable(struct perf_event *event)
 	u64 bit = BIT_ULL(idx);
 
 	*intel_pebs_reset_slot(idx) = intel_pebs_reset_value(event);
-	WRITE_ONCE(cpuc->precise, cpuc->precise | bit);
+	this_cpu_or(x86_pmu_cpu.precise, bit);
 	if (hwc->x86_flags & X86_EVENT_LARGE)
-		pc->large |= bit;
+		this_cpu_or(intel_pebs_cpu.large, bit);
 	else
-		pc->large &= ~bit;
+		this_cpu_and(intel_pebs_cpu.large, ~bit);
 	intel_pebs_resize(pc, cpuc);
-	pc->enable |= bit;
 	/* Before adaptive PEBS, the load latency event has an enable too. */
 	if (!intel_pebs_hw.adaptive && idx < X86_PMC_FIXED &&
 	    (hwc->x86_flags >> X86_EVENT_VENDOR_SHIFT) == INTEL_PEBS_LDLAT)
-		pc->enable |= bit << 32;
-	wrmsrl(MSR_IA32_PEBS_ENABLE, pc->enable);
+		bit |= bit << 32;
+	this_cpu_or(intel_pebs_cpu.enable, bit);
+	x86_wrmsr_copy(MSR_IA32_PEBS_ENABLE, &intel_pebs_cpu.enable);
 }
 
 /**
@@ -310,14 +322,13 @@ void intel_pebs_disable(struct perf_event *event)
 	int idx = event->hw.idx;
 	u64 bit = BIT_ULL(idx);
 
-	pc->enable &= ~bit;
-	if (idx < X86_PMC_FIXED)
-		pc->enable &= ~(bit << 32);
-	wrmsrl(MSR_IA32_PEBS_ENABLE, pc->enable);
+	this_cpu_and(intel_pebs_cpu.enable,
+		     idx < X86_PMC_FIXED ? ~(bit | bit << 32) : ~bit);
+	x86_wrmsr_copy(MSR_IA32_PEBS_ENABLE, &intel_pebs_cpu.enable);
 	if (ds->pebs_index != ds->pebs_buffer_base)
 		intel_pebs_flush(cpuc);
-	WRITE_ONCE(cpuc->precise, cpuc->precise & ~bit);
-	pc->large &= ~bit;
+	this_cpu_and(x86_pmu_cpu.precise, ~bit);
+	this_cpu_and(intel_pebs_cpu.large, ~bit);
 	intel_pebs_resize(pc, cpuc);
 }
 

@@ -68,17 +68,23 @@ extern struct intel_pebs_hw intel_pebs_hw;
  * @data_cfg: what MSR_PEBS_DATA_CFG holds (adaptive PEBS)
  * @size: the size of the records being written
  * @large: the counters whose events take many records a PMI
+ * @gen: counts the changes of the buffer's record size and threshold
  * @draining: intel_pebs_drain() runs on this CPU
  *
  * Changed only on its own CPU with interrupts off, as the counters are
- * programmed (intel_pebs_enable(), intel_pebs_disable()); the NMI
- * handler reads it, and never drains inside a drain it interrupted.
+ * programmed (intel_pebs_enable(), intel_pebs_disable()); but the NMI
+ * handler may come in the middle, and its throttle disables an event's
+ * PEBS too.  So @enable and @large change only in single this_cpu
+ * operations, the register is written until @enable holds still, and
+ * the size and threshold are worked out again if @gen moved meanwhile.
+ * The NMI handler never drains inside a drain it interrupted.
  */
 struct intel_pebs_cpu {
 	u64		enable;
 	u64		data_cfg;
 	unsigned int	size;
 	u64		large;
+	unsigned int	gen;
 	bool		draining;
 };
 

@@ -361,13 +361,15 @@ int intel_pebs_drain(struct pt_regs *iregs)
 	int idx, events = 0;
 	unsigned int size;
 
-	if (pc->draining || !ds->pebs_buffer_base)
+	if (READ_ONCE(pc->draining) || !ds->pebs_buffer_base)
 		return 0;
 	base = (void *)(unsigned long)ds->pebs_buffer_base;
 	top = (void *)(unsigned long)ds->pebs_index;
 	if (top <= base)
 		return 0;
-	pc->draining = true;
+	/* Before the records are read: an NMI now leaves them to us. */
+	WRITE_ONCE(pc->draining, true);
+	barrier();
 	if (!iregs)
 		iregs = &intel_pebs_no_regs;
 
@@ -375,7 +377,7 @@ int intel_pebs_drain(struct pt_regs *iregs)
 		size = intel_pebs_size(p);
 		if (WARN_ON_ONCE(size < sizeof(struct intel_pebs_basic)))
 			goto out;
-		bits = intel_pebs_status(p) & cpuc->precise;
+		bits = intel_pebs_status(p) & READ_ONCE(cpuc->precise);
 		for_each_set_bit(idx, &bits, X86_PMC_MAX)
 			left[idx]++;
 	}
@@ -409,7 +411,8 @@ int intel_pebs_drain(struct pt_regs *iregs)
 	}
 out:
 	ds->pebs_index = ds->pebs_buffer_base;
-	pc->draining = false;
+	barrier();
+	WRITE_ONCE(pc->draining, false);
 	return events;
 }
 
