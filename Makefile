@@ -9,6 +9,8 @@
 #                                                 kernels, on a loaded host
 #   make fuzz [KERNEL=...] [FUZZ_MINUTES=10]      KASAN kernel, trinity on perf
 #             [FUZZ_SANITIZER=kcsan]              or KCSAN, 4 vCPUs, racing tests beside
+#   make soak [SOAK_MINUTES=30]                   make fuzz with KCSAN and KASAN on three
+#                                                 flavours, one after another (hours)
 #   make qemu                                     QEMU with the emulated PMU
 #   make bench                                    perf-bench on both kernels, ratios
 #   make perf-same [PMU=skylake]                  Debian's perf under -icount, both
@@ -39,7 +41,7 @@ CMD ?=
 PMU ?= intel
 export PMU
 
-.PHONY: models distro distro-check distro-callers distro-randconfig check check-busy fuzz run bench perf-same bpftrace profile patches patches-check kernel tree qemu clean distclean
+.PHONY: soak models distro distro-check distro-callers distro-randconfig check check-busy fuzz run bench perf-same bpftrace profile patches patches-check kernel tree qemu clean distclean
 
 check:
 	@harness/check.sh $(KERNEL)
@@ -49,6 +51,9 @@ check-busy:
 
 fuzz:
 	@harness/fuzz.sh $(KERNEL)
+
+soak:
+	@harness/soak.sh $(KERNEL)
 
 run:
 	@harness/run.sh $(KERNEL) "$(CMD)"
