@@ -1483,6 +1483,32 @@ void perf_event_sync_count(struct perf_event *event)
 	perf_ctx_call(event->ctx, event, perf_ctx_sync_event, NULL);
 }
 
+static void ctx_add_values(struct perf_event *event,
+			   struct perf_event_context *ctx, void *data)
+{
+	struct perf_inherit_sum *sum = data;
+
+	ctx_sync_event(event);
+	sum->count += local64_read(&event->count);
+	sum->enabled += event->total_time_enabled;
+	sum->running += event->total_time_running;
+}
+
+/**
+ * perf_event_add_values - add an event's count and times, up to date, to @sum
+ * @event: the event
+ * @sum: what they are added to
+ *
+ * Taken together under its context's lock, where it runs: read apart
+ * from another CPU, the event's switch could come between the two
+ * times, and the running one be ahead of the enabled one.
+ */
+void perf_event_add_values(struct perf_event *event,
+			   struct perf_inherit_sum *sum)
+{
+	perf_ctx_call(event->ctx, event, ctx_add_values, sum);
+}
+
 /**
  * perf_ctx_pin_task - the context of a task, kept with it
  * @task: the task

@@ -278,13 +278,8 @@ void perf_inherit_sum(struct perf_event *event, struct perf_inherit_sum *sum)
 	sum->count = atomic64_read(&event->child_count);
 	sum->enabled = event->child_total_time_enabled;
 	sum->running = event->child_total_time_running;
-	list_for_each_entry(child, &event->child_list, child_entry) {
-		perf_event_sync_count(child);
-		sum->count += local64_read(&child->count);
-		/* Its CPU writes them at the copy's next switch: marked. */
-		sum->enabled += READ_ONCE(child->total_time_enabled);
-		sum->running += READ_ONCE(child->total_time_running);
-	}
+	list_for_each_entry(child, &event->child_list, child_entry)
+		perf_event_add_values(child, sum);
 	mutex_unlock(&event->child_mutex);
 }
 

@@ -110,6 +110,9 @@ void perf_remove_from_context(struct perf_event *event);
 void perf_event_enable_nogroup(struct perf_event *event);
 void perf_event_disable_nogroup(struct perf_event *event);
 void perf_event_sync_count(struct perf_event *event);
+struct perf_inherit_sum;
+void perf_event_add_values(struct perf_event *event,
+			   struct perf_inherit_sum *sum);
 struct perf_event_context *perf_event_ctx_lock(struct perf_event *event);
 void perf_ctx_sync_group(struct perf_event *leader,
 			 struct perf_event_context *ctx, void *data);

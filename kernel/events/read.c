@@ -437,19 +437,14 @@ u64 perf_event_read_value(struct perf_event *event, u64 *enabled,
 {
 	struct perf_event_context *ctx = perf_event_ctx_lock(event);
 	struct perf_inherit_sum sum;
-	u64 count;
 
-	perf_event_sync_count(event);
-	count = local64_read(&event->count);
-	/* Its CPU writes them at the event's next switch: marked. */
-	*enabled = READ_ONCE(event->total_time_enabled);
-	*running = READ_ONCE(event->total_time_running);
 	perf_inherit_sum(event, &sum);
+	perf_event_add_values(event, &sum);
 	mutex_unlock(&ctx->mutex);
 
-	*enabled += sum.enabled;
-	*running += sum.running;
-	return count + sum.count;
+	*enabled = sum.enabled;
+	*running = sum.running;
+	return sum.count;
 }
 EXPORT_SYMBOL_GPL(perf_event_read_value);
 
