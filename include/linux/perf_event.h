@@ -484,21 +484,21 @@ struct perf_event {
 	 */
 	atomic64_t			child_count;
 	/**
-	 * @total_time_enabled: context time while enabled, up to @tstamp
-	 * (a cgroup event's: its cgroup's time on its CPU).  The two times,
-	 * @tstamp and the two offsets are changed under the context's lock
-	 * with WRITE_ONCE() and read without it by perf_event_times_now().
+	 * @total_time_enabled: context time while enabled, up to the clock
+	 * value the times were last brought up to, their stamp (a cgroup
+	 * event's clock: its cgroup's time on its CPU).  The two times and
+	 * the two offsets are changed under the context's lock with
+	 * WRITE_ONCE() and read without it by perf_event_times_now().
 	 */
 	u64				total_time_enabled;
 	/** @total_time_running: the same while active on its PMU */
 	u64				total_time_running;
-	/** @tstamp: the clock value the two times were last brought up to */
-	u64				tstamp;
 	/**
-	 * @enabled_offset: @total_time_enabled - @tstamp, which stays the
-	 * same while the event is enabled: its time enabled is then its
+	 * @enabled_offset: @total_time_enabled less the stamp, which stays
+	 * the same while the event is enabled: its time enabled is then its
 	 * clock + this, one word, whole even to an NMI that interrupted an
-	 * update of the others.
+	 * update of the others.  The stamp is not kept: it is the time less
+	 * the offset.
 	 */
 	u64				enabled_offset;
 	/** @running_offset: the same for the time running, while active */

@@ -142,6 +142,12 @@ static enum perf_event_state event_time_state(struct perf_event *event)
 	return READ_ONCE(event->state);
 }
 
+/* The clock value an event's times were last brought up to. */
+static u64 event_stamp(struct perf_event *event)
+{
+	return event->total_time_enabled - event->enabled_offset;
+}
+
 /*
  * An event's times are now up to @now: the offsets that go with them.
  * Read without the lock by perf_event_times_now(): marked stores, the
@@ -149,7 +155,6 @@ static enum perf_event_state event_time_state(struct perf_event *event)
  */
 static void event_stamp_times(struct perf_event *event, u64 now)
 {
-	WRITE_ONCE(event->tstamp, now);
 	WRITE_ONCE(event->enabled_offset, event->total_time_enabled - now);
 	WRITE_ONCE(event->running_offset, event->total_time_running - now);
 }
@@ -163,7 +168,7 @@ static void event_update_time(struct perf_event *event)
 {
 	enum perf_event_state state = event_time_state(event);
 	u64 now = event_clock(event);
-	u64 delta = now - event->tstamp;
+	u64 delta = now - event_stamp(event);
 
 	if (state >= PERF_EVENT_STATE_INACTIVE)
 		WRITE_ONCE(event->total_time_enabled,
@@ -531,7 +536,7 @@ static bool ctx_swap_stat(struct perf_event_context *ctx,
 			  struct perf_event_context *other)
 {
 	struct perf_event *a, *b;
-	u64 value;
+	u64 value, stamp_a, stamp_b;
 
 	b = list_first_entry(&other->event_list, struct perf_event,
 			     event_entry);
@@ -551,6 +556,8 @@ static bool ctx_swap_stat(struct perf_event_context *ctx,
 		if (a->attr.inherit_stat) {
 			ctx_sync_event(a);
 			event_update_time(b);
+			stamp_a = event_stamp(a);
+			stamp_b = event_stamp(b);
 			value = local64_read(&a->count);
 			local64_set(&a->count, local64_read(&b->count));
 			local64_set(&b->count, value);
@@ -558,8 +565,8 @@ static bool ctx_swap_stat(struct perf_event_context *ctx,
 				   &b->total_time_enabled);
 			swap_times(&a->total_time_running,
 				   &b->total_time_running);
-			event_stamp_times(a, a->tstamp);
-			event_stamp_times(b, b->tstamp);
+			event_stamp_times(a, stamp_a);
+			event_stamp_times(b, stamp_b);
 		}
 		b = list_next_entry(b, event_entry);
 	}
