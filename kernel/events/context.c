@@ -1481,19 +1481,10 @@ void perf_ctx_sync_group(struct perf_event *leader,
 		ctx_sync_event(sibling);
 }
 
-/**
- * perf_event_sync_count - bring one event's count and times up to date
- * @event: the event
- */
-void perf_event_sync_count(struct perf_event *event)
-{
-	perf_ctx_call(event->ctx, event, perf_ctx_sync_event, NULL);
-}
-
 static void ctx_add_values(struct perf_event *event,
 			   struct perf_event_context *ctx, void *data)
 {
-	struct perf_inherit_sum *sum = data;
+	struct perf_event_values *sum = data;
 
 	ctx_sync_event(event);
 	sum->count += local64_read(&event->count);
@@ -1511,7 +1502,7 @@ static void ctx_add_values(struct perf_event *event,
  * times, and the running one be ahead of the enabled one.
  */
 void perf_event_add_values(struct perf_event *event,
-			   struct perf_inherit_sum *sum)
+			   struct perf_event_values *sum)
 {
 	perf_ctx_call(event->ctx, event, ctx_add_values, sum);
 }

@@ -270,7 +270,7 @@ void perf_inherit_release_children(struct perf_event *event)
  * @event: the event user space opened
  * @sum: filled with the counts and times of live and exited copies
  */
-void perf_inherit_sum(struct perf_event *event, struct perf_inherit_sum *sum)
+void perf_inherit_sum(struct perf_event *event, struct perf_event_values *sum)
 {
 	struct perf_event *child;
 

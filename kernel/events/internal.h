@@ -109,10 +109,17 @@ void perf_install_in_context(struct perf_event_context *ctx,
 void perf_remove_from_context(struct perf_event *event);
 void perf_event_enable_nogroup(struct perf_event *event);
 void perf_event_disable_nogroup(struct perf_event *event);
-void perf_event_sync_count(struct perf_event *event);
-struct perf_inherit_sum;
+
+/* An event's count and times, or the sum of several events'. */
+struct perf_event_values {
+	u64	count;
+	u64	enabled;
+	u64	running;
+};
+
 void perf_event_add_values(struct perf_event *event,
-			   struct perf_inherit_sum *sum);
+			   struct perf_event_values *sum);
+
 struct perf_event_context *perf_event_ctx_lock(struct perf_event *event);
 void perf_ctx_sync_group(struct perf_event *leader,
 			 struct perf_event_context *ctx, void *data);
@@ -138,17 +145,12 @@ void perf_event_call(struct perf_event *event, perf_event_fn func,
 		     void *data);
 
 /* inherit.c */
-struct perf_inherit_sum {
-	u64	count;
-	u64	enabled;
-	u64	running;
-};
 
 int perf_inherit_task(struct task_struct *child, u64 clone_flags);
 void perf_inherit_free_task(struct task_struct *child);
 bool perf_inherit_fold(struct perf_event *child);
 void perf_inherit_release_children(struct perf_event *event);
-void perf_inherit_sum(struct perf_event *event, struct perf_inherit_sum *sum);
+void perf_inherit_sum(struct perf_event *event, struct perf_event_values *sum);
 /* An operation on one event, applied to groups, copies or owned events. */
 typedef void (*perf_event_op_t)(struct perf_event *event);
 

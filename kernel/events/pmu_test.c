@@ -739,8 +739,10 @@ static void sw_attr(struct perf_event_attr *attr, u64 config)
 
 static u64 sw_count(struct perf_event *event)
 {
-	perf_event_sync_count(event);
-	return local64_read(&event->count);
+	struct perf_event_values value = {};
+
+	perf_event_add_values(event, &value);
+	return value.count;
 }
 
 static void perf_swevent_task_counts(struct kunit *test)

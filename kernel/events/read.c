@@ -160,7 +160,7 @@ static void perf_read_add_children(struct perf_event *event, u64 *values)
 	u64 fmt = event->attr.read_format;
 	struct perf_event *leader = event->group_leader, *member;
 	unsigned int stride = 1, pos = 0;
-	struct perf_inherit_sum sum;
+	struct perf_event_values sum;
 
 	if (!event->attr.inherit)
 		return;
@@ -436,7 +436,7 @@ u64 perf_event_read_value(struct perf_event *event, u64 *enabled,
 			  u64 *running)
 {
 	struct perf_event_context *ctx = perf_event_ctx_lock(event);
-	struct perf_inherit_sum sum;
+	struct perf_event_values sum;
 
 	perf_inherit_sum(event, &sum);
 	perf_event_add_values(event, &sum);
