@@ -1069,15 +1069,12 @@ struct perf_event_context {
 	 */
 	u64				time;
 	/**
-	 * @timestamp: perf_clock() when @time was last brought up to date.
-	 * Both are changed under @lock with WRITE_ONCE().
-	 */
-	u64				timestamp;
-	/**
-	 * @time_offset: @time - @timestamp, so that while the context is
+	 * @time_offset: @time less the perf_clock() it was last brought up
+	 * to (its stamp, perf_ctx_stamp()), so that while the context is
 	 * active its clock is perf_clock() + @time_offset: one word, which
 	 * perf_event_times_now() reads without the lock, even in an NMI that
-	 * interrupted the update of the other two.
+	 * interrupted an update.  Both are changed under @lock with
+	 * WRITE_ONCE().
 	 */
 	u64				time_offset;
 

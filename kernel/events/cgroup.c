@@ -114,10 +114,10 @@ void perf_cgroup_cpu_advance(struct perf_cgroup_cpu *pcc, int cpu, u64 now)
 		struct perf_cgroup_clock *clock = per_cpu_ptr(cgrp->clock, cpu);
 
 		/* Read without the lock: perf_cgroup_event_time_now(). */
-		if (now > clock->timestamp)
-			WRITE_ONCE(clock->time,
-				   clock->time + now - clock->timestamp);
-		WRITE_ONCE(clock->timestamp, now);
+		u64 stamp = clock->time - clock->offset;
+
+		if (now > stamp)
+			WRITE_ONCE(clock->time, clock->time + now - stamp);
 		WRITE_ONCE(clock->offset, clock->time - now);
 	}
 }
@@ -141,7 +141,6 @@ void perf_cgroup_cpu_set(struct perf_cgroup_cpu *pcc, int cpu,
 	/* The clocks first: an NMI that sees @cgrp current reads them. */
 	for (pos = cgrp; pos; pos = perf_cgroup_parent(pos)) {
 		clock = per_cpu_ptr(pos->clock, cpu);
-		WRITE_ONCE(clock->timestamp, now);
 		WRITE_ONCE(clock->offset, clock->time - now);
 	}
 	WRITE_ONCE(pcc->cur, cgrp);
@@ -227,7 +226,7 @@ void perf_cgroup_ctx_update_time(struct perf_event_context *ctx, u64 now)
 
 /**
  * perf_cgroup_ctx_sched_in - a CPU context starts running
- * @ctx: the CPU context, locked, on its CPU, its timestamp just set
+ * @ctx: the CPU context, locked, on its CPU, its clock just stamped
  *
  * The current task's cgroup becomes the CPU's current one.
  */
@@ -237,7 +236,7 @@ void perf_cgroup_ctx_sched_in(struct perf_event_context *ctx)
 
 	if (pcc->nr_events)
 		perf_cgroup_cpu_set(pcc, ctx->cpu, perf_cgroup_of_task(current),
-				    ctx->timestamp);
+				    perf_ctx_stamp(ctx));
 }
 
 /**
@@ -277,7 +276,7 @@ bool perf_cgroup_ctx_switch(struct perf_event_context *ctx,
 	if (!perf_cgroup_ctx_switching(ctx, next))
 		return false;
 	perf_cgroup_cpu_set(pcc, ctx->cpu, perf_cgroup_of_task(next),
-			    ctx->is_active ? ctx->timestamp : 0);
+			    ctx->is_active ? perf_ctx_stamp(ctx) : 0);
 	return true;
 }
 
@@ -300,7 +299,7 @@ void perf_cgroup_ctx_add(struct perf_event_context *ctx,
 	WRITE_ONCE(pcc->cur, NULL);
 	if (ctx->is_active)
 		perf_cgroup_cpu_set(pcc, ctx->cpu, perf_cgroup_of_task(current),
-				    ctx->timestamp);
+				    perf_ctx_stamp(ctx));
 }
 
 /**

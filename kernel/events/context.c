@@ -97,12 +97,11 @@ void perf_put_context(struct perf_event_context *ctx)
 /* Advance the context clock; ctx->lock held, on the context's CPU. */
 static void ctx_update_time(struct perf_event_context *ctx)
 {
-	u64 now = perf_clock();
+	u64 now = perf_clock(), stamp = perf_ctx_stamp(ctx);
 
 	/* Read without the lock by perf_event_times_now(): marked stores. */
-	if (ctx->is_active && now > ctx->timestamp)
-		WRITE_ONCE(ctx->time, ctx->time + now - ctx->timestamp);
-	WRITE_ONCE(ctx->timestamp, now);
+	if (ctx->is_active && now > stamp)
+		WRITE_ONCE(ctx->time, ctx->time + now - stamp);
 	WRITE_ONCE(ctx->time_offset, ctx->time - now);
 	if (perf_cgroup_enabled() && !ctx->task && ctx->is_active)
 		perf_cgroup_ctx_update_time(ctx, now);
@@ -420,8 +419,7 @@ static void ctx_sched_in(struct perf_event_context *ctx)
 	if (ctx->is_active || (ctx->task && !ctx->nr_events))
 		return;
 
-	WRITE_ONCE(ctx->timestamp, perf_clock());
-	WRITE_ONCE(ctx->time_offset, ctx->time - ctx->timestamp);
+	WRITE_ONCE(ctx->time_offset, ctx->time - perf_clock());
 	if (!ctx->task && perf_cgroup_enabled())
 		perf_cgroup_ctx_sched_in(ctx);
 	/*

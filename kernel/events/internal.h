@@ -110,6 +110,12 @@ void perf_remove_from_context(struct perf_event *event);
 void perf_event_enable_nogroup(struct perf_event *event);
 void perf_event_disable_nogroup(struct perf_event *event);
 
+/* The perf_clock() a context's time was last brought up to; its lock held. */
+static inline u64 perf_ctx_stamp(struct perf_event_context *ctx)
+{
+	return ctx->time - ctx->time_offset;
+}
+
 /* An event's count and times, or the sum of several events'. */
 struct perf_event_values {
 	u64	count;
@@ -413,12 +419,12 @@ static inline int perf_bp_modify_attr(struct perf_event *bp,
 #ifdef CONFIG_CGROUP_PERF
 /*
  * A cgroup's clock on one CPU: advances while the cgroup is active there.
- * @offset is @time - @timestamp, the same while the clock runs: it is
- * then perf_clock() + @offset, one word, which an NMI reads whole.
+ * @offset is @time less the perf_clock() it was last brought up to, the
+ * same while the clock runs: it is then perf_clock() + @offset, one
+ * word, which an NMI reads whole.
  */
 struct perf_cgroup_clock {
 	u64	time;
-	u64	timestamp;
 	u64	offset;
 };
 
