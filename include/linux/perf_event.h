@@ -103,8 +103,14 @@ struct hw_perf_event {
 	/**
 	 * @prev_count: the counter's value when it was last added to the
 	 * event's count: each update adds what it moved on since.
+	 * @prev_shared: the same, for a PMU whose read runs on several CPUs
+	 * at once (PERF_EV_CAP_READ_ACTIVE_PKG), where local64_t's
+	 * operations, atomic against this CPU only, will not do.
 	 */
-	local64_t			prev_count;
+	union {
+		local64_t		prev_count;
+		atomic64_t		prev_shared;
+	};
 
 	/**
 	 * @sample_period: events per sample: attr.sample_period, or a
@@ -388,6 +394,15 @@ enum perf_event_state {
 
 /* perf_event::event_caps */
 #define PERF_EV_CAP_SOFTWARE	BIT(0)	/* counted by the kernel itself */
+/*
+ * PERF_EV_CAP_READ_ACTIVE_PKG: a CPU's event whose counters are its die's,
+ * and read the same from each CPU of the die.  A read() from another CPU
+ * of the die runs there, with the event's context locked, without
+ * interrupting the event's CPU: the PMU's read then runs on two CPUs at
+ * once (the event's own may read it from a timer or perf_event_read_local()
+ * meanwhile), and updates @prev_shared and @count_shared atomically.
+ */
+#define PERF_EV_CAP_READ_ACTIVE_PKG	BIT(1)
 
 /**
  * struct perf_event - one performance event
@@ -476,8 +491,13 @@ struct perf_event {
 	/**
 	 * @count: what it counted, less what exited copies handed back; added
 	 * to by its PMU on the CPU it is active on.
+	 * @count_shared: the same, added to with atomic64_add() by a PMU
+	 * whose read runs on any CPU of a die (PERF_EV_CAP_READ_ACTIVE_PKG).
 	 */
-	local64_t			count;
+	union {
+		local64_t		count;
+		atomic64_t		count_shared;
+	};
 	/**
 	 * @child_count: counts handed back by inherited copies that exited,
 	 * added under @child_mutex.

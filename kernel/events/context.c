@@ -94,10 +94,16 @@ void perf_put_context(struct perf_event_context *ctx)
 	kfree_rcu(ctx, rcu_head);
 }
 
-/* Advance the context clock; ctx->lock held, on the context's CPU. */
-static void ctx_update_time(struct perf_event_context *ctx)
+/*
+ * Advance the context clock to @now, the perf_clock() of the context's
+ * CPU; ctx->lock held.  While the clock runs its offset does not change:
+ * the lockless readers on the context's CPU (perf_event_times_now()) add
+ * it to their own perf_clock(), so @now may be read on another CPU as
+ * long as it is that CPU's clock (perf_ctx_call_die()).
+ */
+static void ctx_update_time_at(struct perf_event_context *ctx, u64 now)
 {
-	u64 now = perf_clock(), stamp = perf_ctx_stamp(ctx);
+	u64 stamp = perf_ctx_stamp(ctx);
 
 	/* Read without the lock by perf_event_times_now(): marked stores. */
 	if (ctx->is_active && now > stamp)
@@ -105,6 +111,12 @@ static void ctx_update_time(struct perf_event_context *ctx)
 	WRITE_ONCE(ctx->time_offset, ctx->time - now);
 	if (perf_cgroup_enabled() && !ctx->task && ctx->is_active)
 		perf_cgroup_ctx_update_time(ctx, now);
+}
+
+/* Advance the context clock; ctx->lock held, on the context's CPU. */
+static void ctx_update_time(struct perf_event_context *ctx)
+{
+	ctx_update_time_at(ctx, perf_clock());
 }
 
 /*
@@ -189,11 +201,13 @@ static void event_set_state(struct perf_event *event,
 	WRITE_ONCE(event->state, state);
 }
 
-/* Pull an active event's count from its PMU; ctx->lock held, its CPU. */
+/*
+ * Pull an active event's count from its PMU, where this CPU may
+ * (perf_event_readable_here()); ctx->lock held.
+ */
 static void ctx_sync_event(struct perf_event *event)
 {
-	if (event->state == PERF_EVENT_STATE_ACTIVE &&
-	    event->oncpu == smp_processor_id())
+	if (perf_event_readable_here(event))
 		event->pmu->read(event);
 	event_update_time(event);
 }
@@ -977,6 +991,85 @@ void perf_event_call(struct perf_event *event, perf_event_fn func, void *data)
 	perf_ctx_call(event->ctx, event, func, data);
 }
 
+/*
+ * Is every event whose count a read of @event needs (the group's, with
+ * @group) one that any CPU of its die may read?
+ */
+static bool perf_event_die_readable(struct perf_event *event, bool group)
+{
+	struct perf_event *sibling;
+
+	if (!group)
+		return event->event_caps & PERF_EV_CAP_READ_ACTIVE_PKG;
+	event = event->group_leader;
+	if (!(event->event_caps & PERF_EV_CAP_READ_ACTIVE_PKG))
+		return false;
+	for_each_sibling_event(sibling, event) {
+		if (!(sibling->event_caps & PERF_EV_CAP_READ_ACTIVE_PKG))
+			return false;
+	}
+	return true;
+}
+
+/*
+ * A read of an event of a CPU's context whose counters are its die's
+ * (PERF_EV_CAP_READ_ACTIVE_PKG), from another CPU of that die, as perf
+ * stat -a reads the package PMUs: run @func here, with the context's
+ * lock and without interrupting its CPU.  The context clock is advanced
+ * with that CPU's clock (cpu_clock(), which is monotonic for each CPU
+ * whichever CPU reads it: never behind what perf_clock() last gave
+ * there), which leaves its offset as the lockless readers there use it.  The PMU's read runs here
+ * (ctx_sync_event()); the context's lock keeps the event's CPU out of
+ * the PMU's add, del, start and stop meanwhile, not out of its read.
+ * Return true if @func ran.
+ */
+static bool perf_ctx_call_die(struct perf_event_context *ctx,
+			      struct perf_event *event, bool group,
+			      perf_event_fn func, void *data)
+{
+	unsigned long flags;
+	bool done = false;
+	int cpu = ctx->cpu;
+
+	/* The group holds still: its members come and go under ctx->mutex. */
+	if (READ_ONCE(ctx->task) || !perf_event_die_readable(event, group))
+		return false;
+	local_irq_save(flags);
+	if (cpu == smp_processor_id() ||
+	    !cpumask_test_cpu(smp_processor_id(), topology_die_cpumask(cpu)))
+		goto out;
+	raw_spin_lock(&ctx->lock);
+	if (ctx->is_active) {
+		ctx_update_time_at(ctx, cpu_clock(cpu));
+		func(event, ctx, data);
+		done = true;
+	}
+	raw_spin_unlock(&ctx->lock);
+out:
+	local_irq_restore(flags);
+	return done;
+}
+
+/**
+ * perf_event_call_read - run a read of an event where it can be read
+ * @event: the event
+ * @group: whether @func reads the counts of @event's whole group
+ * @func: the read, called as by perf_event_call(); it pulls the counts
+ *	it needs with perf_ctx_sync_group() or perf_ctx_sync_event()
+ * @data: passed to @func
+ *
+ * As perf_event_call(), but the read of an event whose counters are its
+ * die's (and, with @group, its group's), from another CPU of the die,
+ * runs here without an IPI.  Caller holds the context's mutex, or
+ * @event is a task's.
+ */
+void perf_event_call_read(struct perf_event *event, bool group,
+			  perf_event_fn func, void *data)
+{
+	if (!perf_ctx_call_die(event->ctx, event, group, func, data))
+		perf_ctx_call(event->ctx, event, func, data);
+}
+
 /* Put an event on the lists of @ctx but its group's; ctx->lock held. */
 static void ctx_list_event(struct perf_event *event,
 			   struct perf_event_context *ctx)
@@ -1454,7 +1547,8 @@ EXPORT_SYMBOL_GPL(perf_pmu_migrate_context);
 /**
  * perf_ctx_sync_event - bring one event's count and times up to date
  * @event: the event
- * @ctx: its context, locked, on the CPU it is scheduled in on
+ * @ctx: its context, locked, on the CPU it is scheduled in on (or, for
+ *	perf_event_call_read(), on a CPU of its die)
  * @data: unused
  */
 void perf_ctx_sync_event(struct perf_event *event,
@@ -1466,7 +1560,8 @@ void perf_ctx_sync_event(struct perf_event *event,
 /**
  * perf_ctx_sync_group - bring a group's counts and times up to date
  * @leader: the group leader, or a lone event
- * @ctx: its context, locked, on the CPU it is scheduled in on
+ * @ctx: its context, locked, on the CPU it is scheduled in on (or, for
+ *	perf_event_call_read(), on a CPU of its die)
  * @data: unused
  */
 void perf_ctx_sync_group(struct perf_event *leader,
@@ -1502,7 +1597,7 @@ static void ctx_add_values(struct perf_event *event,
 void perf_event_add_values(struct perf_event *event,
 			   struct perf_event_values *sum)
 {
-	perf_ctx_call(event->ctx, event, ctx_add_values, sum);
+	perf_event_call_read(event, false, ctx_add_values, sum);
 }
 
 /**

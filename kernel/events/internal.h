@@ -40,6 +40,7 @@
 #define _KERNEL_EVENTS_INTERNAL_H
 
 #include <linux/perf_event.h>
+#include <linux/topology.h>
 #include <trace/events/perf.h>
 
 /* attr.c */
@@ -110,6 +111,23 @@ void perf_remove_from_context(struct perf_event *event);
 void perf_event_enable_nogroup(struct perf_event *event);
 void perf_event_disable_nogroup(struct perf_event *event);
 
+/*
+ * May this CPU pull @event's count from its PMU?  On the CPU it is active
+ * on; an event whose counters are its die's (PERF_EV_CAP_READ_ACTIVE_PKG)
+ * on any CPU of that CPU's die too.  Its context's lock held.
+ */
+static inline bool perf_event_readable_here(struct perf_event *event)
+{
+	int cpu = smp_processor_id();
+
+	if (event->state != PERF_EVENT_STATE_ACTIVE)
+		return false;
+	if (event->oncpu == cpu)
+		return true;
+	return (event->event_caps & PERF_EV_CAP_READ_ACTIVE_PKG) &&
+	       cpumask_test_cpu(cpu, topology_die_cpumask(event->oncpu));
+}
+
 /* The perf_clock() a context's time was last brought up to; its lock held. */
 static inline u64 perf_ctx_stamp(struct perf_event_context *ctx)
 {
@@ -149,6 +167,8 @@ typedef void (*perf_event_fn)(struct perf_event *event,
 			      struct perf_event_context *ctx, void *data);
 void perf_event_call(struct perf_event *event, perf_event_fn func,
 		     void *data);
+void perf_event_call_read(struct perf_event *event, bool group,
+			  perf_event_fn func, void *data);
 
 /* inherit.c */
 

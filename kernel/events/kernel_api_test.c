@@ -2,7 +2,8 @@
 /*
  * KUnit tests of the interfaces other subsystems call: KVM's pause,
  * period, refresh and read of its counters; CPU-only PMUs, which refuse
- * per-task events, and the move of their events to another CPU; the
+ * per-task events, the move of their events to another CPU, and the
+ * read of a die's event from another CPU of the die; the
  * sysfs helpers PMU drivers build their directories with; and the
  * hypervisors' guest callbacks.
  */
@@ -11,6 +12,8 @@
 #include <linux/delay.h>
 #include <linux/perf_event.h>
 #include <linux/sched/clock.h>
+#include <linux/timekeeping.h>
+#include <linux/topology.h>
 
 #include "internal.h"
 
@@ -127,21 +130,32 @@ static void api_read_value(struct kunit *test)
 
 /*
  * A CPU-only PMU: counts nanoseconds while on, like perf_test, but with
- * task_ctx_nr = perf_invalid_context.
+ * task_ctx_nr = perf_invalid_context.  Config 1 stands for a counter of
+ * the die, which each of its CPUs reads the same (a global clock here):
+ * its events get PERF_EV_CAP_READ_ACTIVE_PKG.  Each read notes its CPU.
  */
 static int api_pmu_init(struct perf_event *event);
+static int api_read_cpu = -1;
+
+static u64 api_pmu_now(struct perf_event *event)
+{
+	return event->attr.config ? ktime_get_ns() : local_clock();
+}
 
 static void api_pmu_update(struct perf_event *event)
 {
-	u64 now = local_clock();
+	s64 prev = atomic64_read(&event->hw.prev_shared);
+	u64 now;
 
-	local64_add(now - local64_xchg(&event->hw.prev_count, now),
-		    &event->count);
+	do {
+		now = api_pmu_now(event);
+	} while (!atomic64_try_cmpxchg(&event->hw.prev_shared, &prev, now));
+	atomic64_add(now - prev, &event->count_shared);
 }
 
 static void api_pmu_start(struct perf_event *event, int flags)
 {
-	local64_set(&event->hw.prev_count, local_clock());
+	atomic64_set(&event->hw.prev_shared, api_pmu_now(event));
 	event->hw.state = 0;
 }
 
@@ -167,6 +181,7 @@ static void api_pmu_del(struct perf_event *event, int flags)
 
 static void api_pmu_read(struct perf_event *event)
 {
+	WRITE_ONCE(api_read_cpu, smp_processor_id());
 	if (!(event->hw.state & PERF_HES_STOPPED))
 		api_pmu_update(event);
 }
@@ -184,7 +199,11 @@ static struct pmu api_pmu = {
 
 static int api_pmu_init(struct perf_event *event)
 {
-	return event->attr.type == api_pmu.type ? 0 : -ENOENT;
+	if (event->attr.type != api_pmu.type)
+		return -ENOENT;
+	if (event->attr.config)
+		event->event_caps |= PERF_EV_CAP_READ_ACTIVE_PKG;
+	return 0;
 }
 
 static int api_pmu_suite_init(struct kunit_suite *suite)
@@ -292,6 +311,75 @@ static void api_migrate(struct kunit *test)
 	perf_event_release_kernel(leader);
 }
 
+/* The event of config @config on @cpu, counting. */
+static struct perf_event *api_open_cpu(struct kunit *test, int cpu,
+				       u64 config)
+{
+	struct perf_event_attr attr = {
+		.size	= sizeof(attr),
+		.type	= api_pmu.type,
+		.config	= config,
+	};
+	struct perf_event *event;
+
+	event = perf_event_create_kernel_counter(&attr, cpu, NULL, NULL, NULL);
+	KUNIT_EXPECT_FALSE(test, IS_ERR(event));
+	return IS_ERR(event) ? NULL : event;
+}
+
+/*
+ * perf_event_read_value() of an event whose counters are its die's runs
+ * on the reading CPU when that is another CPU of the die, with no IPI to
+ * the event's: the count is pulled there, and the times go on, running
+ * all along.  An event without the capability is read on its CPU.
+ */
+static void api_read_on_die(struct kunit *test)
+{
+	int here, there = nr_cpu_ids, cpu;
+	struct perf_event *die, *own;
+	u64 count, later, enabled, running;
+
+	migrate_disable();
+	here = smp_processor_id();
+	for_each_cpu_and(cpu, topology_die_cpumask(here), cpu_online_mask) {
+		if (cpu != here) {
+			there = cpu;
+			break;
+		}
+	}
+	if (there >= nr_cpu_ids) {
+		migrate_enable();
+		kunit_skip(test, "needs two CPUs of a die online");
+	}
+	die = api_open_cpu(test, there, 1);
+	own = api_open_cpu(test, there, 0);
+	if (!die || !own)
+		goto out;
+	KUNIT_EXPECT_TRUE(test, die->event_caps & PERF_EV_CAP_READ_ACTIVE_PKG);
+	KUNIT_EXPECT_EQ(test, READ_ONCE(die->oncpu), there);
+
+	usleep_range(1000, 2000);
+	count = perf_event_read_value(die, &enabled, &running);
+	KUNIT_EXPECT_EQ(test, READ_ONCE(api_read_cpu), here);
+	KUNIT_EXPECT_GT(test, count, 0ULL);
+	KUNIT_EXPECT_GT(test, enabled, 0ULL);
+	KUNIT_EXPECT_EQ(test, enabled, running);
+	usleep_range(1000, 2000);
+	later = perf_event_read_value(die, &enabled, &running);
+	KUNIT_EXPECT_GT(test, later, count);
+	KUNIT_EXPECT_EQ(test, enabled, running);
+	KUNIT_EXPECT_GE(test, enabled, 1000000ULL);
+
+	perf_event_read_value(own, &enabled, &running);
+	KUNIT_EXPECT_EQ(test, READ_ONCE(api_read_cpu), there);
+out:
+	if (own)
+		perf_event_release_kernel(own);
+	if (die)
+		perf_event_release_kernel(die);
+	migrate_enable();
+}
+
 PMU_EVENT_ATTR_STRING(api_cycles, api_str_attr, "event=0x3c");
 PMU_FORMAT_ATTR(api_format, "config:0-7,32-35");
 
@@ -342,6 +430,7 @@ static struct kunit_case perf_kernel_api_cases[] = {
 	KUNIT_CASE(api_read_value),
 	KUNIT_CASE(api_cpu_only),
 	KUNIT_CASE(api_migrate),
+	KUNIT_CASE(api_read_on_die),
 	KUNIT_CASE(api_sysfs),
 	{}
 };

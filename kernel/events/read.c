@@ -116,14 +116,16 @@ static __always_inline void perf_read_tail(struct perf_read_buf *buf,
 		perf_read_put(buf, atomic64_read(&event->lost_samples));
 }
 
-/* Fill the buffer with ctx->lock held on the context's CPU. */
+/*
+ * Fill the buffer with ctx->lock held, on the context's CPU or on a CPU
+ * of its die (perf_event_call_read()).
+ */
 static void perf_read_fill(struct perf_event *event,
 			   struct perf_event_context *ctx, void *data)
 {
 	struct perf_event *leader = event->group_leader, *sibling;
 	struct perf_read_buf *buf = data;
 	u64 fmt = event->attr.read_format;
-	int cpu;
 
 	if (!(fmt & PERF_FORMAT_GROUP)) {
 		perf_ctx_sync_group(event, ctx, NULL);
@@ -144,10 +146,8 @@ static void perf_read_fill(struct perf_event *event,
 	perf_read_times(buf, leader, fmt);
 	perf_read_put(buf, perf_read_count(leader));
 	perf_read_tail(buf, leader, fmt);
-	cpu = smp_processor_id();
 	list_for_each_entry(sibling, &leader->sibling_list, sibling_entry) {
-		if (sibling->state == PERF_EVENT_STATE_ACTIVE &&
-		    sibling->oncpu == cpu)
+		if (perf_event_readable_here(sibling))
 			sibling->pmu->read(sibling);
 		perf_read_put(buf, perf_read_count(sibling));
 		perf_read_tail(buf, sibling, fmt);
@@ -247,7 +247,8 @@ ssize_t perf_read(struct file *file, char __user *ubuf, size_t count,
 	}
 	buf.pos = values;
 	buf.end = values + size / sizeof(u64);
-	perf_event_call(event, perf_read_fill, &buf);
+	perf_event_call_read(event, event->attr.read_format & PERF_FORMAT_GROUP,
+			     perf_read_fill, &buf);
 	if (buf.pos < buf.end)
 		memset(buf.pos, 0, (buf.end - buf.pos) * sizeof(u64));
 	perf_read_add_children(event, values);

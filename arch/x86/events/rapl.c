@@ -31,7 +31,10 @@
  * of the die takes over, and its events move there with their counts
  * (perf_pmu_migrate_context()).  While a die has events, an hrtimer on
  * its reader folds each counter into its events' counts well before the
- * counter can wrap.
+ * counter can wrap.  Every CPU of the die reads the same counters, so a
+ * read() there needs no IPI to the reader (PERF_EV_CAP_READ_ACTIVE_PKG):
+ * the update then runs on two CPUs at once, and claims each step of the
+ * counter with a cmpxchg of the value last read, an atomic one.
  */
 #define pr_fmt(fmt) "RAPL PMU: " fmt
 
@@ -239,23 +242,25 @@ static u64 rapl_counter_read(struct rapl_counter *c)
 
 /*
  * Add what the counter moved on since the last update to the count, in
- * 2^-32 J.  On the reader, with interrupts off or from its read; the
- * cmpxchg keeps an update that an interrupting one overtook from adding
- * an increment twice.
+ * 2^-32 J.  On the reader, with interrupts off, or on another CPU of the
+ * die from its read; the cmpxchg keeps an update that another one
+ * overtook (an interrupting one, or another CPU's) from adding a step
+ * twice: the counter is read again after each failed claim.
  */
 static void rapl_event_update(struct perf_event *event)
 {
 	struct rapl_counter *c = &rapl_counters[event->hw.idx];
-	u64 prev, now, delta;
+	s64 prev = atomic64_read(&event->hw.prev_shared);
+	u64 now, delta;
 
 	do {
-		prev = local64_read(&event->hw.prev_count);
 		now = rapl_counter_read(c);
-	} while (local64_cmpxchg(&event->hw.prev_count, prev, now) != prev);
+	} while (!atomic64_try_cmpxchg(&event->hw.prev_shared, &prev, now));
 
 	/* The counter is 32 bits wide: keep the low ones of the step. */
 	delta = (u32)((u32)now - (u32)prev);
-	local64_add(delta << (RAPL_COUNT_UNIT - c->esu), &event->count);
+	atomic64_add(delta << (RAPL_COUNT_UNIT - c->esu),
+		     &event->count_shared);
 }
 
 static enum hrtimer_restart rapl_timer_fn(struct hrtimer *timer)
@@ -284,8 +289,8 @@ static void rapl_event_start(struct perf_event *event, int flags)
 
 	if (!(event->hw.state & PERF_HES_STOPPED))
 		return;
-	local64_set(&event->hw.prev_count,
-		    rapl_counter_read(&rapl_counters[event->hw.idx]));
+	atomic64_set(&event->hw.prev_shared,
+		     rapl_counter_read(&rapl_counters[event->hw.idx]));
 	event->hw.state = 0;
 
 	raw_spin_lock_irqsave(&die->lock, irqflags);
@@ -368,6 +373,7 @@ static int rapl_event_init(struct perf_event *event)
 	event->cpu = reader;
 	event->pmu_private = die;
 	event->hw.idx = config;
+	event->event_caps |= PERF_EV_CAP_READ_ACTIVE_PKG;
 	return 0;
 }
 

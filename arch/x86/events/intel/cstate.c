@@ -24,8 +24,12 @@
  * counts on the core's (die's) reader, the CPU the cpumask file lists
  * for it; when the reader goes off line, another CPU of the core (die)
  * takes over and the events move there with their counts
- * (perf_pmu_migrate_context()).  A count is only read and updated on
- * the reader, with interrupts off: no lock is needed.
+ * (perf_pmu_migrate_context()).  A count is updated on the reader, with
+ * interrupts off; a package's (die's) counters read the same from each
+ * of its CPUs, so a read() there needs no IPI to the reader
+ * (PERF_EV_CAP_READ_ACTIVE_PKG, which 6.1 does not give the C-states):
+ * the update then claims its step with an atomic cmpxchg of the value
+ * last read, against the reader's own reads at the same time.
  */
 #define pr_fmt(fmt) "cstate: " fmt
 
@@ -190,6 +194,18 @@ static const struct attribute_group *cstate_pkg_groups[] = {
 	NULL,
 };
 
+/* Whose counters a PMU's are: a core's, or a die's */
+
+static const struct cpumask *cstate_core_scope(int cpu)
+{
+	return topology_sibling_cpumask(cpu);
+}
+
+static const struct cpumask *cstate_die_scope(int cpu)
+{
+	return topology_die_cpumask(cpu);
+}
+
 /* Counting */
 
 static u64 cstate_read_msr(struct perf_event *event)
@@ -200,18 +216,24 @@ static u64 cstate_read_msr(struct perf_event *event)
 	return val;
 }
 
-/* On the reader, with interrupts off. */
+/*
+ * On the reader, with interrupts off, or on another CPU of a die's from
+ * its read: the counter is read again after each failed claim.
+ */
 static void cstate_event_update(struct perf_event *event)
 {
-	u64 now = cstate_read_msr(event);
+	s64 prev = atomic64_read(&event->hw.prev_shared);
+	u64 now;
 
-	local64_add(now - local64_read(&event->hw.prev_count), &event->count);
-	local64_set(&event->hw.prev_count, now);
+	do {
+		now = cstate_read_msr(event);
+	} while (!atomic64_try_cmpxchg(&event->hw.prev_shared, &prev, now));
+	atomic64_add(now - prev, &event->count_shared);
 }
 
 static void cstate_event_start(struct perf_event *event, int flags)
 {
-	local64_set(&event->hw.prev_count, cstate_read_msr(event));
+	atomic64_set(&event->hw.prev_shared, cstate_read_msr(event));
 	event->hw.state = 0;
 }
 
@@ -266,6 +288,8 @@ static int cstate_event_init(struct perf_event *event)
 	if (reader >= nr_cpu_ids)
 		return -ENODEV;
 	event->cpu = reader;
+	if (cp->scope == cstate_die_scope)
+		event->event_caps |= PERF_EV_CAP_READ_ACTIVE_PKG;
 	event->hw.event_base = cp->counters[config].msr;
 	event->hw.config = config;
 	event->hw.idx = -1;
@@ -284,16 +308,6 @@ static const struct pmu cstate_pmu_ops __initconst = {
 	.stop		= cstate_event_stop,
 	.read		= cstate_event_read,
 };
-
-static const struct cpumask *cstate_core_scope(int cpu)
-{
-	return topology_sibling_cpumask(cpu);
-}
-
-static const struct cpumask *cstate_die_scope(int cpu)
-{
-	return topology_die_cpumask(cpu);
-}
 
 static struct cstate_pmu cstate_pmus[] = {
 	{

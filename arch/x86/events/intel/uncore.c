@@ -32,10 +32,12 @@
  * goes off line, another CPU of the die takes over and the events move
  * there with their counts (perf_pmu_migrate_context()).  A box's
  * counters are handed out from the reader's slots, which only the
- * reader touches, with interrupts off: no lock is needed.  A count is
- * updated with a cmpxchg of the last value read, so that a read from
- * an NMI (perf_event_read_local()) between two others counts no step
- * twice.
+ * reader touches, with interrupts off: no lock is needed.  Every CPU of
+ * the die reads the same counters, so a read() there needs no IPI to the
+ * reader (PERF_EV_CAP_READ_ACTIVE_PKG).  A count is updated with an
+ * atomic cmpxchg of the last value read, so that two reads at once (from
+ * an NMI's perf_event_read_local() between two others, or from another
+ * CPU of the die against the reader's timer) count no step twice.
  *
  * Under a hypervisor the MSRs cannot be trusted to be there, or to mean
  * what they mean on silicon, and no PMU is registered.
@@ -224,7 +226,7 @@ static const struct attribute_group uncore_cbox_events_group = {
 	.attrs	= uncore_cbox_event_attrs,
 };
 
-/* Counting, on the reader with interrupts off */
+/* Counting: on the reader with interrupts off, and reads on its die */
 
 static unsigned int uncore_event_width(struct uncore_box *box,
 				       struct perf_event *event)
@@ -236,14 +238,16 @@ static void uncore_event_update(struct perf_event *event)
 {
 	struct uncore_box *box = to_uncore_box(event->pmu);
 	struct hw_perf_event *hwc = &event->hw;
-	u64 prev, now;
+	s64 prev = atomic64_read(&hwc->prev_shared);
+	u64 now;
 
+	/* The counter is read again after each failed claim of its step. */
 	do {
-		prev = local64_read(&hwc->prev_count);
 		now = box->ops->read(box, event);
-	} while (local64_cmpxchg(&hwc->prev_count, prev, now) != prev);
-	local64_add((now - prev) & GENMASK_ULL(uncore_event_width(box, event) - 1, 0),
-		    &event->count);
+	} while (!atomic64_try_cmpxchg(&hwc->prev_shared, &prev, now));
+	atomic64_add((now - prev) &
+		     GENMASK_ULL(uncore_event_width(box, event) - 1, 0),
+		     &event->count_shared);
 }
 
 static enum hrtimer_restart uncore_timer_fn(struct hrtimer *timer)
@@ -265,7 +269,7 @@ static void uncore_event_start(struct perf_event *event, int flags)
 	struct uncore_reader *r = this_cpu_ptr(box->readers);
 	struct hw_perf_event *hwc = &event->hw;
 
-	local64_set(&hwc->prev_count, box->ops->read(box, event));
+	atomic64_set(&hwc->prev_shared, box->ops->read(box, event));
 	if (box->ops->enable)
 		box->ops->enable(event);
 	if (list_empty(&r->active))
@@ -367,6 +371,7 @@ static int uncore_event_init(struct perf_event *event)
 		return -EINVAL;
 	event->cpu = reader;
 	event->hw.idx = -1;
+	event->event_caps |= PERF_EV_CAP_READ_ACTIVE_PKG;
 	return box->ops->event_init(box, event);
 }
 

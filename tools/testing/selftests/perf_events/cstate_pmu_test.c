@@ -283,6 +283,65 @@ static int package_sibling(int cpu)
 	return -1;
 }
 
+/* The event of @p's first listed state on @cpu, or -1. */
+static int open_first(const struct cstate_pmu *p, int cpu)
+{
+	struct perf_event_attr attr;
+	unsigned int i;
+
+	for (i = 0; i < p->nr; i++) {
+		if (!have_state(p->name, p->states[i]))
+			continue;
+		cstate_attr(&attr, p->name, i);
+		return sys_perf_event_open(&attr, -1, cpu, -1, 0);
+	}
+	return -1;
+}
+
+/*
+ * A read of a package's residency from another CPU of the package runs
+ * there: 200 reads cost the reader fewer than 100 function-call
+ * interrupts, and the count and times go on.  An extension of ours: 6.1
+ * reads RAPL's and the uncore's counters so, and sends the C-states'
+ * reads to the reader (the test skips there).  A core's residency is its
+ * core's: read from another CPU, a read is an IPI to the reader, on both
+ * kernels (at least 150 of 200: a call queued while the reader handles
+ * another's, or while it polls in idle, takes no interrupt of its own).
+ */
+TEST_F(cstate, read_from_the_package_sends_no_ipi)
+{
+	int reader, other, fd;
+	struct die_reads r;
+
+	if (!self->pkg || !self->core)
+		SKIP(return, "no cstate_pkg or cstate_core PMU");
+	reader = pmu_sysfs_reader(PKG);
+	ASSERT_LE(0, reader);
+	other = package_sibling(reader);
+	if (other < 0)
+		SKIP(return, "one CPU in CPU %d's package", reader);
+	if (cpu_call_interrupts(reader) < 0)
+		SKIP(return, "no CAL line in /proc/interrupts");
+
+	fd = open_first(&pmus[0], reader);
+	ASSERT_LE(0, fd);
+	ASSERT_EQ(0, die_reads(fd, reader, other, 200, &r));
+	EXPECT_LE(150, r.interrupts) TH_LOG("a core's residency");
+	EXPECT_EQ(0, r.backwards);
+	close(fd);
+
+	if (!ours_kernel())
+		SKIP(return, "6.1 reads the package's residency on its reader");
+	fd = open_first(&pmus[1], reader);
+	ASSERT_LE(0, fd);
+	ASSERT_EQ(0, die_reads(fd, reader, other, 200, &r));
+	EXPECT_GT(100, r.interrupts) TH_LOG("the package's residency");
+	EXPECT_EQ(0, r.backwards);
+	EXPECT_LT(0, r.last.enabled);
+	EXPECT_EQ(r.last.enabled, r.last.running);
+	close(fd);
+}
+
 /*
  * Taking the package's reader off line moves its events to another CPU
  * of the package: the cpumask names it, and the events keep their counts

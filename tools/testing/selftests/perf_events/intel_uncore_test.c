@@ -523,6 +523,78 @@ TEST_F(uncore, counts_on_the_reader)
 }
 
 /*
+ * A read from another CPU of the die runs there, with no IPI to the
+ * reader (both kernels: PERF_EV_CAP_READ_ACTIVE_PKG): 200 reads of the
+ * clock, of the memory controller's reads and of a group of the clock
+ * and a slice's lookups cost the reader fewer than 100 function-call
+ * interrupts each, and go on as they do there.  Such a read pulls the
+ * counts from the box: the lookups of a walk there are counted at once
+ * (the reader's timer folds them in only once a minute).
+ */
+TEST_F(uncore, read_from_the_die_sends_no_ipi)
+{
+	int reader = pmu_sysfs_reader(ARB), other, lead, fd, i;
+	struct perf_event_attr a;
+	struct die_reads r;
+	__u64 buf[5], n;
+	struct walk w;
+	long ipis;
+
+	if (self->skip)
+		SKIP(return, "%s", self->skip);
+	if (sysconf(_SC_NPROCESSORS_ONLN) < 2)
+		SKIP(return, "one CPU");
+	ASSERT_LE(0, reader);
+	other = reader ? 0 : 1;
+	if (cpu_call_interrupts(reader) < 0)
+		SKIP(return, "no CAL line in /proc/interrupts");
+
+	pmu_attr_init(&a, self->cbox0, 0xff);
+	a.read_format = RF_TIMES;
+	fd = sys_perf_event_open(&a, -1, reader, -1, 0);
+	ASSERT_LE(0, fd);
+	ASSERT_EQ(0, die_reads(fd, reader, other, 200, &r));
+	EXPECT_GT(100, r.interrupts) TH_LOG("the clock");
+	EXPECT_EQ(0, r.backwards);
+	EXPECT_EQ(r.last.enabled, r.last.running);
+	close(fd);
+
+	if (self->imc >= 0) {
+		pmu_attr_init(&a, self->imc, 1);
+		a.read_format = RF_TIMES;
+		fd = sys_perf_event_open(&a, -1, reader, -1, 0);
+		ASSERT_LE(0, fd);
+		ASSERT_EQ(0, die_reads(fd, reader, other, 200, &r));
+		EXPECT_GT(100, r.interrupts) TH_LOG("the memory's reads");
+		EXPECT_EQ(0, r.backwards);
+		close(fd);
+	}
+
+	pmu_attr_init(&a, self->cbox0, 0xff);
+	a.read_format = PERF_FORMAT_GROUP | RF_TIMES;
+	lead = sys_perf_event_open(&a, -1, reader, -1, 0);
+	ASSERT_LE(0, lead);
+	pmu_attr_init(&a, self->cbox0, LOOKUPS);
+	fd = sys_perf_event_open(&a, -1, reader, lead, 0);
+	ASSERT_LE(0, fd);
+	ASSERT_EQ(0, pin_to_cpu(other));
+	ipis = cpu_call_interrupts(reader);
+	for (i = 0; i < 200; i++)
+		ASSERT_EQ(sizeof(buf), read(lead, buf, sizeof(buf)));
+	EXPECT_GT(100, cpu_call_interrupts(reader) - ipis) TH_LOG("a group");
+	EXPECT_EQ(2, buf[0]);
+	EXPECT_EQ(buf[1], buf[2]);
+
+	ASSERT_EQ(0, walk_init(&w, 2 * cache_size(2), false));
+	cache_walk(1, w.array, w.size, w.stride);
+	ASSERT_EQ(0, walk_count(fd, &w, PASSES, &n));
+	EXPECT_LE(PASSES * w.size / LINE / 4 / self->cboxes, n);
+	walk_fini(&w);
+	close(fd);
+	close(lead);
+}
+
+/*
  * The clock counts while the machine runs: it moves across a sleep,
  * opened on the last CPU (which need not be the reader).
  */

@@ -104,4 +104,79 @@ static inline int cpu_set_online(int cpu, int online)
 	return ret;
 }
 
+/*
+ * The function-call interrupts (IPIs) @cpu has taken: its column of the
+ * CAL line of /proc/interrupts, whose header names the on-line CPUs'
+ * columns.  Returns -1 if it cannot be found.
+ */
+static inline long cpu_call_interrupts(int cpu)
+{
+	char line[4096], name[16], *p, *tok;
+	int col = -1, i = 0;
+	long n = -1;
+	FILE *f = fopen("/proc/interrupts", "r");
+
+	if (!f)
+		return -1;
+	snprintf(name, sizeof(name), "CPU%d", cpu);
+	if (fgets(line, sizeof(line), f)) {
+		for (tok = strtok(line, " \t\n"); tok;
+		     tok = strtok(NULL, " \t\n"), i++)
+			if (!strcmp(tok, name))
+				col = i;
+	}
+	while (col >= 0 && fgets(line, sizeof(line), f)) {
+		p = line + strspn(line, " ");
+		if (strncmp(p, "CAL:", 4))
+			continue;
+		p += 4;
+		for (i = 0; i <= col; i++)
+			n = strtol(p, &p, 10);
+		break;
+	}
+	fclose(f);
+	return n;
+}
+
+/* What die_reads() saw. */
+struct die_reads {
+	long interrupts;	/* the IPIs @cpu took meanwhile, or -1 */
+	int backwards;		/* reads whose value or times went back */
+	struct value_times last;
+};
+
+/*
+ * Read @fd (read_format RF_TIMES) @n times from CPU @from, its event on
+ * CPU @cpu of the same die, as perf stat -a reads a package's PMU from
+ * wherever it runs.  Returns 0, or -1 if the task cannot run on @from
+ * or a read fails.
+ */
+static inline int die_reads(int fd, int cpu, int from, int n,
+			    struct die_reads *r)
+{
+	struct value_times prev = {}, v;
+	long before;
+	int i;
+
+	memset(r, 0, sizeof(*r));
+	if (pin_to_cpu(from))
+		return -1;
+	before = cpu_call_interrupts(cpu);
+	for (i = 0; i < n; i++) {
+		if (read_value_times(fd, &v))
+			return -1;
+		r->backwards += v.value < prev.value ||
+				v.enabled < prev.enabled ||
+				v.running < prev.running;
+		prev = v;
+	}
+	r->interrupts = cpu_call_interrupts(cpu);
+	if (before < 0 || r->interrupts < 0)
+		r->interrupts = -1;
+	else
+		r->interrupts -= before;
+	r->last = prev;
+	return 0;
+}
+
 #endif /* PMU_SYSFS_H */

@@ -317,6 +317,35 @@ TEST_F(power, read_from_each_cpu)
 }
 
 /*
+ * A read from another CPU of the die runs there: 200 reads from it of
+ * an event on the reader cost the reader fewer than 100 function-call
+ * interrupts (a read an IPI would be 200), and the count and times go
+ * on as they do there (both kernels: PERF_EV_CAP_READ_ACTIVE_PKG).
+ */
+TEST_F(power, read_from_the_die_sends_no_ipi)
+{
+	int fd, reader = power_reader();
+	struct die_reads r;
+
+	if (self->skip)
+		SKIP(return, "%s", self->skip);
+	if (sysconf(_SC_NPROCESSORS_ONLN) < 2)
+		SKIP(return, "one CPU");
+	ASSERT_LE(0, reader);
+	fd = power_open(ENERGY_PKG, -1, reader);
+	ASSERT_LE(0, fd);
+	ASSERT_EQ(0, die_reads(fd, reader, reader ? 0 : 1, 200, &r));
+	if (r.interrupts < 0)
+		SKIP(goto out, "no CAL line in /proc/interrupts");
+	EXPECT_GT(100, r.interrupts);
+	EXPECT_EQ(0, r.backwards);
+	EXPECT_LT(0, r.last.enabled);
+	EXPECT_EQ(r.last.enabled, r.last.running);
+out:
+	close(fd);
+}
+
+/*
  * Taking the reader off line moves its events to another CPU of the
  * die: the cpumask names it, and the event keeps its count and goes on
  * counting (an event left on the CPU that went would stand still).
