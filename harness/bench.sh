@@ -36,6 +36,7 @@ export HARNESS_DETERMINISTIC=1
 cmd="if grep -q harness.cpus /proc/cmdline; then perf-bench cpus;"
 cmd="$cmd elif grep -q harness.precise /proc/cmdline; then perf-bench precise;"
 cmd="$cmd elif grep -q harness.ibs /proc/cmdline; then perf-bench ibs;"
+cmd="$cmd elif grep -q harness.package /proc/cmdline; then perf-bench package;"
 cmd="$cmd else perf-bench $args; fi"
 boot() {
 	local kind=$1 n=$2 start
@@ -58,6 +59,8 @@ done
 # slower than the next for all its rows.  So the two kernels take turns,
 # BENCH_ROUNDS (3) boots each per vCPU count, and each row keeps its best
 # (lowest) value; the kernels are built with the same initramfs as above.
+# With them, the package's counters (RAPL's, the memory controller's)
+# read on their CPU and from the other vCPU of the die, on kabylake.
 rounds=${BENCH_ROUNDS:-3}
 for round in $(seq "$rounds"); do
 	for n in $cpus; do
@@ -65,6 +68,11 @@ for round in $(seq "$rounds"); do
 			HARNESS_SMP=$n HARNESS_CMDLINE=harness.cpus \
 				boot "$kind" "$n-vcpu-$round"
 		done
+	done
+	[ -n "$cpus" ] || continue
+	for kind in ours upstream; do
+		PMU=kabylake HARNESS_SMP=2 HARNESS_CMDLINE=harness.package \
+			boot "$kind" "package-$round"
 	done
 done
 

@@ -46,6 +46,8 @@
 #include <time.h>
 #include <unistd.h>
 
+#define ARRAY_SIZE(a)	(sizeof(a) / sizeof((a)[0]))
+
 /* "perf-bench quick": fewer rows and iterations, for the inner loop. */
 static bool quick;
 /* "perf-bench profile": only windows the scaling rows' profile needs. */
@@ -900,6 +902,82 @@ static void bench_package_read(long n_read)
 	close(fd);
 }
 
+/*
+ * read() of a counter of the package, opened on CPU 0, from CPU @from:
+ * the best of five rounds of @n_read reads, or 0 if it cannot be opened.
+ * From another CPU of the die both kernels read the package's counter
+ * where the reader runs, with no IPI to CPU 0.
+ */
+static unsigned long long package_read_from(int type, unsigned long long config,
+					    int from, long n_read)
+{
+	struct perf_event_attr attr;
+	unsigned long long t0, ns, best = 0, buf[3];
+	int fd, round;
+	long k;
+
+	memset(&attr, 0, sizeof(attr));
+	attr.size = sizeof(attr);
+	attr.type = type;
+	attr.config = config;
+	attr.read_format = PERF_FORMAT_TOTAL_TIME_ENABLED |
+			   PERF_FORMAT_TOTAL_TIME_RUNNING;
+	fd = syscall(__NR_perf_event_open, &attr, -1, 0, -1, 0);
+	if (fd < 0)
+		return 0;
+	pin(from);
+	for (round = 0; round < 5; round++) {
+		t0 = now_ns();
+		for (k = 0; k < n_read; k++)
+			if (read(fd, buf, sizeof(buf)) != sizeof(buf))
+				exit(1);
+		ns = (now_ns() - t0) / n_read;
+		if (!best || ns < best)
+			best = ns;
+	}
+	pin(0);
+	close(fd);
+	return best;
+}
+
+/*
+ * "perf-bench package" (the kabylake flavour, two vCPUs, the host's
+ * clock): RAPL's energy-pkg and the memory controller's data_reads, read
+ * on their CPU and from the other CPU of the die.
+ */
+static void bench_package(long n_read)
+{
+	static const struct {
+		const char *pmu, *name;
+		unsigned long long config;
+	} counters[] = {
+		{ "power", "power/energy-pkg/", 2 },
+		{ "uncore_imc", "uncore_imc/data_reads/", 1 },
+	};
+	unsigned long long ns;
+	char name[80];
+	unsigned int i;
+	int from, type;
+
+	if (sysconf(_SC_NPROCESSORS_ONLN) < 2)
+		return;
+	for (i = 0; i < ARRAY_SIZE(counters); i++) {
+		type = pmu_type(counters[i].pmu);
+		if (type < 0)
+			continue;
+		for (from = 0; from < 2; from++) {
+			ns = package_read_from(type, counters[i].config, from,
+					       n_read);
+			if (!ns)
+				continue;
+			snprintf(name, sizeof(name), "read %s %s",
+				 counters[i].name,
+				 from ? "from CPU 1" : "on its CPU");
+			printf("%-36s %10llu ns/op\n", name, ns);
+		}
+	}
+}
+
 /* Every sample, none throttled, on both kernels. */
 static void unthrottle(void)
 {
@@ -1033,6 +1111,10 @@ int main(int argc, char **argv)
 		return run_threads(atoi(argv[2]), atol(argv[3]));
 	if (argc == 2 && !strcmp(argv[1], "cpus")) {
 		bench_cpus(n_open, n_wide, true);
+		return 0;
+	}
+	if (argc == 2 && !strcmp(argv[1], "package")) {
+		bench_package(n_read);
 		return 0;
 	}
 	if (argc == 2 && !strcmp(argv[1], "ibs")) {
