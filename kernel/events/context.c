@@ -105,7 +105,12 @@ static void ctx_update_time_at(struct perf_event_context *ctx, u64 now)
 {
 	u64 stamp = perf_ctx_stamp(ctx);
 
-	/* Read without the lock by perf_event_times_now(): marked stores. */
+	/*
+	 * Read without the lock by perf_event_times_now(): marked stores.
+	 * The offset changes only where the clock does not run, or where
+	 * @now is not past the stamp (a read from another CPU of a die
+	 * left the clock a skew ahead of this CPU's).
+	 */
 	if (ctx->is_active && now > stamp)
 		WRITE_ONCE(ctx->time, ctx->time + now - stamp);
 	WRITE_ONCE(ctx->time_offset, ctx->time - now);
@@ -839,7 +844,9 @@ void perf_event_times_now(struct perf_event *event, u64 *enabled,
 	if (perf_is_cgroup_event(event))
 		now = perf_cgroup_event_time_now(event);
 	else if (READ_ONCE(ctx->is_active))
-		now = perf_clock() + READ_ONCE(ctx->time_offset);
+		/* Never behind a read from another CPU of a die: its clock. */
+		now = max(perf_clock() + READ_ONCE(ctx->time_offset),
+			  READ_ONCE(ctx->time));
 	else
 		now = READ_ONCE(ctx->time);
 	*enabled = now + READ_ONCE(event->enabled_offset);
@@ -1016,12 +1023,15 @@ static bool perf_event_die_readable(struct perf_event *event, bool group)
  * (PERF_EV_CAP_READ_ACTIVE_PKG), from another CPU of that die, as perf
  * stat -a reads the package PMUs: run @func here, with the context's
  * lock and without interrupting its CPU.  The context clock is advanced
- * with that CPU's clock (cpu_clock(), which is monotonic for each CPU
- * whichever CPU reads it: never behind what perf_clock() last gave
- * there), which leaves its offset as the lockless readers there use it.  The PMU's read runs here
- * (ctx_sync_event()); the context's lock keeps the event's CPU out of
- * the PMU's add, del, start and stop meanwhile, not out of its read.
- * Return true if @func ran.
+ * with that CPU's clock: cpu_clock(), monotonic for each CPU whichever
+ * CPU reads it where the scheduler clock is unstable, and the TSC both
+ * CPUs share where it is stable, which may be behind the stamp by the
+ * TSCs' skew; the clock is not taken back then.  So the offset that the
+ * lockless readers there add to their perf_clock() stays put (and they
+ * take the clock for their now where it is ahead of theirs).  The PMU's
+ * read runs here (ctx_sync_event()); the context's lock keeps the
+ * event's CPU out of the PMU's add, del, start and stop meanwhile, not
+ * out of its read.  Return true if @func ran.
  */
 static bool perf_ctx_call_die(struct perf_event_context *ctx,
 			      struct perf_event *event, bool group,
@@ -1040,7 +1050,7 @@ static bool perf_ctx_call_die(struct perf_event_context *ctx,
 		goto out;
 	raw_spin_lock(&ctx->lock);
 	if (ctx->is_active) {
-		ctx_update_time_at(ctx, cpu_clock(cpu));
+		ctx_update_time_at(ctx, max(cpu_clock(cpu), perf_ctx_stamp(ctx)));
 		func(event, ctx, data);
 		done = true;
 	}

@@ -10,6 +10,7 @@
 #include <kunit/test.h>
 #include <linux/cpumask.h>
 #include <linux/delay.h>
+#include <linux/hrtimer.h>
 #include <linux/perf_event.h>
 #include <linux/sched/clock.h>
 #include <linux/timekeeping.h>
@@ -327,6 +328,65 @@ static struct perf_event *api_open_cpu(struct kunit *test, int cpu,
 	return IS_ERR(event) ? NULL : event;
 }
 
+/* A driver's timer on the event's CPU, updating it while it is read. */
+struct api_die_timer {
+	struct hrtimer		timer;
+	struct perf_event	*event;
+	int			fired;
+};
+
+static enum hrtimer_restart api_die_timer_fn(struct hrtimer *timer)
+{
+	struct api_die_timer *dt = container_of(timer, struct api_die_timer,
+						timer);
+
+	api_pmu_update(dt->event);
+	WRITE_ONCE(dt->fired, dt->fired + 1);
+	hrtimer_forward_now(timer, ns_to_ktime(20 * NSEC_PER_USEC));
+	return HRTIMER_RESTART;
+}
+
+static void api_die_timer_start(void *info)
+{
+	struct api_die_timer *dt = info;
+
+	hrtimer_start(&dt->timer, ns_to_ktime(20 * NSEC_PER_USEC),
+		      HRTIMER_MODE_REL_PINNED_HARD);
+}
+
+/*
+ * Reads from here while the event's CPU updates the count from a timer:
+ * every step of the counter is added once, so the count is never more
+ * than the time since the event started.
+ */
+static void api_read_on_die_with_timer(struct kunit *test,
+				       struct perf_event *event, int there,
+				       u64 start)
+{
+	struct api_die_timer *dt = kunit_kzalloc(test, sizeof(*dt), GFP_KERNEL);
+	u64 count = 0, enabled, running;
+	int i;
+
+	if (!dt) {
+		KUNIT_FAIL(test, "out of memory");
+		return;
+	}
+	dt->event = event;
+	hrtimer_init(&dt->timer, CLOCK_MONOTONIC, HRTIMER_MODE_REL_PINNED_HARD);
+	dt->timer.function = api_die_timer_fn;
+	smp_call_function_single(there, api_die_timer_start, dt, 1);
+	for (i = 0; i < 2000 || !READ_ONCE(dt->fired); i++) {
+		count = perf_event_read_value(event, &enabled, &running);
+		if (i > 100000)
+			break;
+	}
+	hrtimer_cancel(&dt->timer);
+	KUNIT_EXPECT_GT(test, READ_ONCE(dt->fired), 0);
+	count = perf_event_read_value(event, &enabled, &running);
+	KUNIT_EXPECT_LE(test, count, ktime_get_ns() - start);
+	KUNIT_EXPECT_EQ(test, enabled, running);
+}
+
 /*
  * perf_event_read_value() of an event whose counters are its die's runs
  * on the reading CPU when that is another CPU of the die, with no IPI to
@@ -337,7 +397,7 @@ static void api_read_on_die(struct kunit *test)
 {
 	int here, there = nr_cpu_ids, cpu;
 	struct perf_event *die, *own;
-	u64 count, later, enabled, running;
+	u64 count, later, enabled, running, start;
 
 	migrate_disable();
 	here = smp_processor_id();
@@ -351,6 +411,7 @@ static void api_read_on_die(struct kunit *test)
 		migrate_enable();
 		kunit_skip(test, "needs two CPUs of a die online");
 	}
+	start = ktime_get_ns();
 	die = api_open_cpu(test, there, 1);
 	own = api_open_cpu(test, there, 0);
 	if (!die || !own)
@@ -369,6 +430,7 @@ static void api_read_on_die(struct kunit *test)
 	KUNIT_EXPECT_GT(test, later, count);
 	KUNIT_EXPECT_EQ(test, enabled, running);
 	KUNIT_EXPECT_GE(test, enabled, 1000000ULL);
+	api_read_on_die_with_timer(test, die, there, start);
 
 	perf_event_read_value(own, &enabled, &running);
 	KUNIT_EXPECT_EQ(test, READ_ONCE(api_read_cpu), there);

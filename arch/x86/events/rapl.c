@@ -254,6 +254,8 @@ static void rapl_event_update(struct perf_event *event)
 	u64 now, delta;
 
 	do {
+		/* RDMSR may run ahead of the load of prev: fence it. */
+		rmb();
 		now = rapl_counter_read(c);
 	} while (!atomic64_try_cmpxchg(&event->hw.prev_shared, &prev, now));
 

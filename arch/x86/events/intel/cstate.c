@@ -226,6 +226,8 @@ static void cstate_event_update(struct perf_event *event)
 	u64 now;
 
 	do {
+		/* RDMSR may run ahead of the load of prev: fence it. */
+		rmb();
 		now = cstate_read_msr(event);
 	} while (!atomic64_try_cmpxchg(&event->hw.prev_shared, &prev, now));
 	atomic64_add(now - prev, &event->count_shared);

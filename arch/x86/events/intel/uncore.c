@@ -243,6 +243,8 @@ static void uncore_event_update(struct perf_event *event)
 
 	/* The counter is read again after each failed claim of its step. */
 	do {
+		/* RDMSR may run ahead of the load of prev: fence it. */
+		rmb();
 		now = box->ops->read(box, event);
 	} while (!atomic64_try_cmpxchg(&hwc->prev_shared, &prev, now));
 	atomic64_add((now - prev) &

@@ -306,7 +306,7 @@ static int open_first(const struct cstate_pmu *p, int cpu)
  * reads to the reader (the test skips there).  A core's residency is its
  * core's: read from another CPU, a read is an IPI to the reader, on both
  * kernels (at least 150 of 200: a call queued while the reader handles
- * another's, or while it polls in idle, takes no interrupt of its own).
+ * another's takes no interrupt of its own).
  */
 TEST_F(cstate, read_from_the_package_sends_no_ipi)
 {
@@ -315,14 +315,14 @@ TEST_F(cstate, read_from_the_package_sends_no_ipi)
 
 	if (!self->pkg || !self->core)
 		SKIP(return, "no cstate_pkg or cstate_core PMU");
-	reader = pmu_sysfs_reader(PKG);
+	/* The first core's reader counts its events: read them elsewhere. */
+	reader = pmu_sysfs_reader(CORE);
 	ASSERT_LE(0, reader);
-	other = package_sibling(reader);
+	other = die_sibling(reader);
 	if (other < 0)
-		SKIP(return, "one CPU in CPU %d's package", reader);
+		SKIP(return, "one CPU in CPU %d's die", reader);
 	if (cpu_call_interrupts(reader) < 0)
 		SKIP(return, "no CAL line in /proc/interrupts");
-
 	fd = open_first(&pmus[0], reader);
 	ASSERT_LE(0, fd);
 	ASSERT_EQ(0, die_reads(fd, reader, other, 200, &r));
@@ -332,6 +332,10 @@ TEST_F(cstate, read_from_the_package_sends_no_ipi)
 
 	if (!ours_kernel())
 		SKIP(return, "6.1 reads the package's residency on its reader");
+	reader = pmu_sysfs_reader(PKG);
+	ASSERT_LE(0, reader);
+	other = die_sibling(reader);
+	ASSERT_LE(0, other);
 	fd = open_first(&pmus[1], reader);
 	ASSERT_LE(0, fd);
 	ASSERT_EQ(0, die_reads(fd, reader, other, 200, &r));

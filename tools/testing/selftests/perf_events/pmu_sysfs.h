@@ -9,7 +9,10 @@
 
 #include <stdio.h>
 #include <stdlib.h>
+#include <signal.h>
 #include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
 
 #include "perf_test_util.h"
 
@@ -105,6 +108,33 @@ static inline int cpu_set_online(int cpu, int online)
 }
 
 /*
+ * Another CPU of @cpu's die, on line (topology/die_cpus_list), or -1:
+ * where a read of an event of the die's counters needs no IPI.
+ */
+static inline int die_sibling(int cpu)
+{
+	char path[96], buf[256], *p = buf;
+	long first, last, c;
+
+	snprintf(path, sizeof(path),
+		 "/sys/devices/system/cpu/cpu%d/topology/die_cpus_list", cpu);
+	if (read_small_file(path, buf, sizeof(buf)))
+		return -1;
+	while (*p >= '0' && *p <= '9') {
+		first = strtol(p, &p, 10);
+		last = first;
+		if (*p == '-')
+			last = strtol(p + 1, &p, 10);
+		for (c = first; c <= last; c++)
+			if (c != cpu)
+				return c;
+		if (*p == ',')
+			p++;
+	}
+	return -1;
+}
+
+/*
  * The function-call interrupts (IPIs) @cpu has taken: its column of the
  * CAL line of /proc/interrupts, whose header names the on-line CPUs'
  * columns.  Returns -1 if it cannot be found.
@@ -148,23 +178,36 @@ struct die_reads {
 /*
  * Read @fd (read_format RF_TIMES) @n times from CPU @from, its event on
  * CPU @cpu of the same die, as perf stat -a reads a package's PMU from
- * wherever it runs.  Returns 0, or -1 if the task cannot run on @from
- * or a read fails.
+ * wherever it runs.  A child spins on @cpu meanwhile: an idle CPU that
+ * polls (mwait) is woken without an interrupt, and an IPI would not
+ * show.  Returns 0, or -1 if a task cannot run where it must or a read
+ * fails.
  */
 static inline int die_reads(int fd, int cpu, int from, int n,
 			    struct die_reads *r)
 {
 	struct value_times prev = {}, v;
+	int i, ret = -1;
 	long before;
-	int i;
+	pid_t spin;
 
 	memset(r, 0, sizeof(*r));
-	if (pin_to_cpu(from))
+	spin = fork();
+	if (spin < 0)
 		return -1;
+	if (!spin) {
+		if (pin_to_cpu(cpu))
+			_exit(1);
+		for (;;)
+			;
+	}
+	if (pin_to_cpu(from))
+		goto out;
+	usleep(10000);
 	before = cpu_call_interrupts(cpu);
 	for (i = 0; i < n; i++) {
 		if (read_value_times(fd, &v))
-			return -1;
+			goto out;
 		r->backwards += v.value < prev.value ||
 				v.enabled < prev.enabled ||
 				v.running < prev.running;
@@ -176,7 +219,11 @@ static inline int die_reads(int fd, int cpu, int from, int n,
 	else
 		r->interrupts -= before;
 	r->last = prev;
-	return 0;
+	ret = 0;
+out:
+	kill(spin, SIGKILL);
+	waitpid(spin, NULL, 0);
+	return ret;
 }
 
 #endif /* PMU_SYSFS_H */
