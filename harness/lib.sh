@@ -104,8 +104,12 @@ qemu_configure() {
 #            its compute units' power accumulator (amd-power=on,
 #            harness/qemu/0048)
 #   zen1     AMD family 17h (Zen 1 to 3 are alike to 6.1): 6 counters,
-#            no PerfMonV2
-#   zen4     AMD family 19h model 61h: 6 counters with PerfMonV2
+#            no PerfMonV2 (extended leaves up to 0x8000001f, as Zen 1's:
+#            the caches' topology leaf 0x8000001d among them); the L3's
+#            and the data fabric's counters, as zen
+#   zen4     AMD family 19h model 61h: 6 counters with PerfMonV2; the
+#            L3's counters with family 19h's filters, and the data
+#            fabric's with PerfMonV2's encoding
 #   hygon    Hygon Dhyana (family 18h), which 6.1 runs as Zen: 6
 #            counters, no PerfMonV2
 #   alderlake Alder Lake (0x97), hybrid: vCPU 0 a big core (8 gp, 4
@@ -172,8 +176,8 @@ pmu_cpu() {
 	sapphirerapids) echo "$i,model=143,stepping=8,pmu-version=5,pmu-gp-counters=8,$td,pmu-perf-metrics=8,pmu-slots-width=6,$arch_lbr,$rapl_spr" ;;
 	alderlake) echo "$i,model=151,stepping=2,pmu-version=5,pmu-gp-counters=8,$td,pmu-perf-metrics=8,pmu-slots-width=6,pmu-hybrid-atoms=1,$arch_lbr,$rapl_skl" ;;
 	fam15h) echo "$a,family=21,model=1,stepping=2,$old,amd-power=on" ;;
-	zen1) echo "$a,family=23,model=1,stepping=1,$old,$rapl_amd" ;;
-	zen4) echo "$a,family=25,model=97,stepping=2,$v2,$rapl_amd" ;;
+	zen1) echo "$a,family=23,model=1,stepping=1,xlevel=0x8000001f,$old,$rapl_amd,$amd_uncore" ;;
+	zen4) echo "$a,family=25,model=97,stepping=2,$v2,$rapl_amd,$amd_uncore" ;;
 	hygon) echo "Dhyana,pmu=on,$old,$notcg,$rapl_amd" ;;
 	*) echo "PMU must be one of intel, skylake, amd, zen, none, $(echo $PMU_MODELS | sed 's/ /, /g'), not '$1'" >&2; exit 2 ;;
 	esac
