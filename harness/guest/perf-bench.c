@@ -61,16 +61,23 @@ static unsigned long long now_ns(void)
 	return ts.tv_sec * 1000000000ULL + ts.tv_nsec;
 }
 
+/* A counting event of @type and @config that reads its times. */
+static void count_attr(struct perf_event_attr *attr, unsigned int type,
+		       unsigned long long config)
+{
+	memset(attr, 0, sizeof(*attr));
+	attr->size = sizeof(*attr);
+	attr->type = type;
+	attr->config = config;
+	attr->read_format = PERF_FORMAT_TOTAL_TIME_ENABLED |
+			    PERF_FORMAT_TOTAL_TIME_RUNNING;
+}
+
 static int open_sw(unsigned long long config)
 {
 	struct perf_event_attr attr;
 
-	memset(&attr, 0, sizeof(attr));
-	attr.size = sizeof(attr);
-	attr.type = PERF_TYPE_SOFTWARE;
-	attr.config = config;
-	attr.read_format = PERF_FORMAT_TOTAL_TIME_ENABLED |
-			   PERF_FORMAT_TOTAL_TIME_RUNNING;
+	count_attr(&attr, PERF_TYPE_SOFTWARE, config);
 	return syscall(__NR_perf_event_open, &attr, 0, -1, -1, 0);
 }
 
@@ -916,12 +923,7 @@ static unsigned long long package_read_from(int type, unsigned long long config,
 	int fd, round;
 	long k;
 
-	memset(&attr, 0, sizeof(attr));
-	attr.size = sizeof(attr);
-	attr.type = type;
-	attr.config = config;
-	attr.read_format = PERF_FORMAT_TOTAL_TIME_ENABLED |
-			   PERF_FORMAT_TOTAL_TIME_RUNNING;
+	count_attr(&attr, type, config);
 	fd = syscall(__NR_perf_event_open, &attr, -1, 0, -1, 0);
 	if (fd < 0)
 		return 0;

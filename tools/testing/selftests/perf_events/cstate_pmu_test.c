@@ -312,17 +312,14 @@ TEST_F(cstate, read_from_the_package_sends_no_ipi)
 {
 	int reader, other, fd;
 	struct die_reads r;
+	const char *why;
 
 	if (!self->pkg || !self->core)
 		SKIP(return, "no cstate_pkg or cstate_core PMU");
 	/* The first core's reader counts its events: read them elsewhere. */
-	reader = pmu_sysfs_reader(CORE);
-	ASSERT_LE(0, reader);
-	other = die_sibling(reader);
-	if (other < 0)
-		SKIP(return, "one CPU in CPU %d's die", reader);
-	if (cpu_call_interrupts(reader) < 0)
-		SKIP(return, "no CAL line in /proc/interrupts");
+	why = die_read_cpus(CORE, &reader, &other);
+	if (why)
+		SKIP(return, "%s", why);
 	fd = open_first(&pmus[0], reader);
 	ASSERT_LE(0, fd);
 	ASSERT_EQ(0, die_reads(fd, reader, other, 200, &r));
@@ -332,10 +329,7 @@ TEST_F(cstate, read_from_the_package_sends_no_ipi)
 
 	if (!ours_kernel())
 		SKIP(return, "6.1 reads the package's residency on its reader");
-	reader = pmu_sysfs_reader(PKG);
-	ASSERT_LE(0, reader);
-	other = die_sibling(reader);
-	ASSERT_LE(0, other);
+	ASSERT_EQ(NULL, die_read_cpus(PKG, &reader, &other));
 	fd = open_first(&pmus[1], reader);
 	ASSERT_LE(0, fd);
 	ASSERT_EQ(0, die_reads(fd, reader, other, 200, &r));

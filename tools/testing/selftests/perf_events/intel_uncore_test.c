@@ -483,6 +483,23 @@ TEST_F(uncore, cbox_arb_counts)
 }
 
 /*
+ * @fd, a slice's lookups, counts its share of a walk of twice the L2's
+ * size, each line of which is looked up in the L3.
+ */
+static void expect_slice_lookups(struct __test_metadata *_metadata, int fd,
+				 unsigned int cboxes)
+{
+	struct walk w;
+	__u64 n;
+
+	ASSERT_EQ(0, walk_init(&w, 2 * cache_size(2), false));
+	cache_walk(1, w.array, w.size, w.stride);
+	ASSERT_EQ(0, walk_count(fd, &w, PASSES, &n));
+	EXPECT_LE(PASSES * w.size / LINE / 4 / cboxes, n);
+	walk_fini(&w);
+}
+
+/*
  * An event opened on a CPU other than the cpumask's counts there: it
  * joins a group of its box led there.
  */
@@ -490,8 +507,6 @@ TEST_F(uncore, counts_on_the_reader)
 {
 	int reader = pmu_sysfs_reader(ARB), other, fd, lead;
 	struct perf_event_attr a;
-	struct walk w;
-	__u64 n;
 
 	if (self->skip)
 		SKIP(return, "%s", self->skip);
@@ -508,11 +523,7 @@ TEST_F(uncore, counts_on_the_reader)
 				strerror(errno));
 	if (fd >= 0) {
 		/* It counts: its slice's lookups of a walk of twice the L2. */
-		ASSERT_EQ(0, walk_init(&w, 2 * cache_size(2), false));
-		cache_walk(1, w.array, w.size, w.stride);
-		ASSERT_EQ(0, walk_count(fd, &w, PASSES, &n));
-		EXPECT_LE(PASSES * w.size / LINE / 4 / self->cboxes, n);
-		walk_fini(&w);
+		expect_slice_lookups(_metadata, fd, self->cboxes);
 		close(fd);
 	}
 	/* A box's events make a group; two boxes' cannot (6.1 neither). */
@@ -533,41 +544,39 @@ TEST_F(uncore, counts_on_the_reader)
  */
 TEST_F(uncore, read_from_the_die_sends_no_ipi)
 {
-	int reader = pmu_sysfs_reader(ARB), other, lead, fd, i;
+	struct {
+		int type;
+		__u64 config;
+		const char *what;
+	} alone[] = {
+		{ self->cbox0, 0xff, "the clock" },
+		{ self->imc, 1, "the memory's reads" },
+	};
+	int reader, other, lead, fd, i;
 	struct perf_event_attr a;
 	struct die_reads r;
-	__u64 buf[5], n;
-	struct walk w;
+	const char *why;
+	__u64 buf[5];
 	pid_t spin;
 	long ipis;
 
 	if (self->skip)
 		SKIP(return, "%s", self->skip);
-	ASSERT_LE(0, reader);
-	other = die_sibling(reader);
-	if (other < 0)
-		SKIP(return, "one CPU in CPU %d's die", reader);
-	if (cpu_call_interrupts(reader) < 0)
-		SKIP(return, "no CAL line in /proc/interrupts");
+	why = die_read_cpus(ARB, &reader, &other);
+	if (why)
+		SKIP(return, "%s", why);
 
-	pmu_attr_init(&a, self->cbox0, 0xff);
-	a.read_format = RF_TIMES;
-	fd = sys_perf_event_open(&a, -1, reader, -1, 0);
-	ASSERT_LE(0, fd);
-	ASSERT_EQ(0, die_reads(fd, reader, other, 200, &r));
-	EXPECT_GT(100, r.interrupts) TH_LOG("the clock");
-	EXPECT_EQ(0, r.backwards);
-	EXPECT_EQ(r.last.enabled, r.last.running);
-	close(fd);
-
-	if (self->imc >= 0) {
-		pmu_attr_init(&a, self->imc, 1);
+	for (i = 0; i < ARRAY_SIZE(alone); i++) {
+		if (alone[i].type < 0)
+			continue;
+		pmu_attr_init(&a, alone[i].type, alone[i].config);
 		a.read_format = RF_TIMES;
 		fd = sys_perf_event_open(&a, -1, reader, -1, 0);
 		ASSERT_LE(0, fd);
 		ASSERT_EQ(0, die_reads(fd, reader, other, 200, &r));
-		EXPECT_GT(100, r.interrupts) TH_LOG("the memory's reads");
+		EXPECT_GT(100, r.interrupts) TH_LOG("%s", alone[i].what);
 		EXPECT_EQ(0, r.backwards);
+		EXPECT_EQ(r.last.enabled, r.last.running);
 		close(fd);
 	}
 
@@ -578,32 +587,21 @@ TEST_F(uncore, read_from_the_die_sends_no_ipi)
 	pmu_attr_init(&a, self->cbox0, LOOKUPS);
 	fd = sys_perf_event_open(&a, -1, reader, lead, 0);
 	ASSERT_LE(0, fd);
-	/* die_reads() of the group's leader, read whole (no RF_TIMES). */
-	spin = fork();
-	ASSERT_LE(0, spin);
-	if (!spin) {
-		if (!pin_to_cpu(reader))
-			for (;;)
-				;
-		_exit(1);
-	}
 	ASSERT_EQ(0, pin_to_cpu(other));
-	usleep(10000);
+	spin = spin_on(reader);
+	ASSERT_LE(0, spin);
 	ipis = cpu_call_interrupts(reader);
 	for (i = 0; i < 200; i++)
-		ASSERT_EQ(sizeof(buf), read(lead, buf, sizeof(buf)));
+		if (read(lead, buf, sizeof(buf)) != sizeof(buf))
+			break;
 	ipis = cpu_call_interrupts(reader) - ipis;
-	kill(spin, SIGKILL);
-	waitpid(spin, NULL, 0);
+	spin_stop(spin);
+	EXPECT_EQ(200, i);
 	EXPECT_GT(100, ipis) TH_LOG("a group");
 	EXPECT_EQ(2, buf[0]);
 	EXPECT_EQ(buf[1], buf[2]);
 
-	ASSERT_EQ(0, walk_init(&w, 2 * cache_size(2), false));
-	cache_walk(1, w.array, w.size, w.stride);
-	ASSERT_EQ(0, walk_count(fd, &w, PASSES, &n));
-	EXPECT_LE(PASSES * w.size / LINE / 4 / self->cboxes, n);
-	walk_fini(&w);
+	expect_slice_lookups(_metadata, fd, self->cboxes);
 	close(fd);
 	close(lead);
 }

@@ -168,6 +168,51 @@ static inline long cpu_call_interrupts(int cpu)
 	return n;
 }
 
+/*
+ * The CPU @pmu's events count on (its cpumask's first) in @reader, and
+ * another CPU of its die in @other, for die_reads().  Returns NULL, or
+ * why a test of reads from the die cannot run here.
+ */
+static inline const char *die_read_cpus(const char *pmu, int *reader,
+					int *other)
+{
+	*reader = pmu_sysfs_reader(pmu);
+	if (*reader < 0)
+		return "no cpumask file";
+	*other = die_sibling(*reader);
+	if (*other < 0)
+		return "one CPU in the reader's die";
+	if (cpu_call_interrupts(*reader) < 0)
+		return "no CAL line in /proc/interrupts";
+	return NULL;
+}
+
+/*
+ * A child spinning on @cpu, or -1: a CPU idle in a polling loop (mwait)
+ * is woken without an interrupt, and an IPI to it would not show in its
+ * count.  spin_stop() ends it.
+ */
+static inline pid_t spin_on(int cpu)
+{
+	pid_t pid = fork();
+
+	if (!pid) {
+		if (!pin_to_cpu(cpu))
+			for (;;)
+				;
+		_exit(1);
+	}
+	if (pid > 0)
+		usleep(10000);
+	return pid;
+}
+
+static inline void spin_stop(pid_t pid)
+{
+	kill(pid, SIGKILL);
+	waitpid(pid, NULL, 0);
+}
+
 /* What die_reads() saw. */
 struct die_reads {
 	long interrupts;	/* the IPIs @cpu took meanwhile, or -1 */
@@ -178,10 +223,8 @@ struct die_reads {
 /*
  * Read @fd (read_format RF_TIMES) @n times from CPU @from, its event on
  * CPU @cpu of the same die, as perf stat -a reads a package's PMU from
- * wherever it runs.  A child spins on @cpu meanwhile: an idle CPU that
- * polls (mwait) is woken without an interrupt, and an IPI would not
- * show.  Returns 0, or -1 if a task cannot run where it must or a read
- * fails.
+ * wherever it runs, with a child spinning on @cpu (spin_on()).  Returns
+ * 0, or -1 if a task cannot run where it must or a read fails.
  */
 static inline int die_reads(int fd, int cpu, int from, int n,
 			    struct die_reads *r)
@@ -192,18 +235,11 @@ static inline int die_reads(int fd, int cpu, int from, int n,
 	pid_t spin;
 
 	memset(r, 0, sizeof(*r));
-	spin = fork();
+	if (pin_to_cpu(from))
+		return -1;
+	spin = spin_on(cpu);
 	if (spin < 0)
 		return -1;
-	if (!spin) {
-		if (pin_to_cpu(cpu))
-			_exit(1);
-		for (;;)
-			;
-	}
-	if (pin_to_cpu(from))
-		goto out;
-	usleep(10000);
 	before = cpu_call_interrupts(cpu);
 	for (i = 0; i < n; i++) {
 		if (read_value_times(fd, &v))
@@ -221,8 +257,7 @@ static inline int die_reads(int fd, int cpu, int from, int n,
 	r->last = prev;
 	ret = 0;
 out:
-	kill(spin, SIGKILL);
-	waitpid(spin, NULL, 0);
+	spin_stop(spin);
 	return ret;
 }
 
