@@ -1346,6 +1346,35 @@ void perf_sample_save_callchain(struct perf_sample_data *data,
 				struct pt_regs *regs);
 
 /**
+ * perf_event_claim_step - claim what a counter moved on since the last claim
+ * @event: an event whose PMU's read may run on two CPUs at once
+ *	(PERF_EV_CAP_READ_ACTIVE_PKG); its hw.prev_shared holds the last
+ *	value claimed
+ * @read: reads the counter, the same from every CPU that may call this
+ *
+ * The counter is read after the last claim is loaded (RDMSR does not wait
+ * for a load before it: a fence), and again after each failed claim, so
+ * no step is claimed twice, by an interrupt or by another CPU.
+ *
+ * Return: the counter's value less the previous claim, for the caller to
+ * keep the bits of its width and add to @event's count_shared.
+ */
+static __always_inline u64
+perf_event_claim_step(struct perf_event *event,
+		      u64 (*read)(struct perf_event *event))
+{
+	s64 prev = atomic64_read(&event->hw.prev_shared);
+	u64 now;
+
+	do {
+		/* The counter's read after the load of the last claim. */
+		rmb();
+		now = read(event);
+	} while (!atomic64_try_cmpxchg(&event->hw.prev_shared, &prev, now));
+	return now - (u64)prev;
+}
+
+/**
  * for_each_sibling_event - walk the members of a group
  * @sibling: the cursor, a struct perf_event *
  * @event: the group's leader; a member has none to walk

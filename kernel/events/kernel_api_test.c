@@ -145,13 +145,8 @@ static u64 api_pmu_now(struct perf_event *event)
 
 static void api_pmu_update(struct perf_event *event)
 {
-	s64 prev = atomic64_read(&event->hw.prev_shared);
-	u64 now;
-
-	do {
-		now = api_pmu_now(event);
-	} while (!atomic64_try_cmpxchg(&event->hw.prev_shared, &prev, now));
-	atomic64_add(now - prev, &event->count_shared);
+	atomic64_add(perf_event_claim_step(event, api_pmu_now),
+		     &event->count_shared);
 }
 
 static void api_pmu_start(struct perf_event *event, int flags)

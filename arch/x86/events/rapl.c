@@ -240,27 +240,22 @@ static u64 rapl_counter_read(struct rapl_counter *c)
 	return val;
 }
 
+static u64 rapl_event_counter(struct perf_event *event)
+{
+	return rapl_counter_read(&rapl_counters[event->hw.idx]);
+}
+
 /*
  * Add what the counter moved on since the last update to the count, in
  * 2^-32 J.  On the reader, with interrupts off, or on another CPU of the
- * die from its read; the cmpxchg keeps an update that another one
- * overtook (an interrupting one, or another CPU's) from adding a step
- * twice: the counter is read again after each failed claim.
+ * die from its read: perf_event_claim_step() adds no step twice.
  */
 static void rapl_event_update(struct perf_event *event)
 {
 	struct rapl_counter *c = &rapl_counters[event->hw.idx];
-	s64 prev = atomic64_read(&event->hw.prev_shared);
-	u64 now, delta;
-
-	do {
-		/* RDMSR may run ahead of the load of prev: fence it. */
-		rmb();
-		now = rapl_counter_read(c);
-	} while (!atomic64_try_cmpxchg(&event->hw.prev_shared, &prev, now));
-
 	/* The counter is 32 bits wide: keep the low ones of the step. */
-	delta = (u32)((u32)now - (u32)prev);
+	u64 delta = (u32)perf_event_claim_step(event, rapl_event_counter);
+
 	atomic64_add(delta << (RAPL_COUNT_UNIT - c->esu),
 		     &event->count_shared);
 }

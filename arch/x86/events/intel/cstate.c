@@ -216,21 +216,11 @@ static u64 cstate_read_msr(struct perf_event *event)
 	return val;
 }
 
-/*
- * On the reader, with interrupts off, or on another CPU of a die's from
- * its read: the counter is read again after each failed claim.
- */
+/* On the reader, with interrupts off, or on another CPU of a die's. */
 static void cstate_event_update(struct perf_event *event)
 {
-	s64 prev = atomic64_read(&event->hw.prev_shared);
-	u64 now;
-
-	do {
-		/* RDMSR may run ahead of the load of prev: fence it. */
-		rmb();
-		now = cstate_read_msr(event);
-	} while (!atomic64_try_cmpxchg(&event->hw.prev_shared, &prev, now));
-	atomic64_add(now - prev, &event->count_shared);
+	atomic64_add(perf_event_claim_step(event, cstate_read_msr),
+		     &event->count_shared);
 }
 
 static void cstate_event_start(struct perf_event *event, int flags)

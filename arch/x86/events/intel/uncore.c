@@ -234,21 +234,19 @@ static unsigned int uncore_event_width(struct uncore_box *box,
 	return event->hw.idx == UNCORE_FIXED_IDX ? UNC_FIXED_WIDTH : box->width;
 }
 
+static u64 uncore_event_counter(struct perf_event *event)
+{
+	struct uncore_box *box = to_uncore_box(event->pmu);
+
+	return box->ops->read(box, event);
+}
+
 static void uncore_event_update(struct perf_event *event)
 {
 	struct uncore_box *box = to_uncore_box(event->pmu);
-	struct hw_perf_event *hwc = &event->hw;
-	s64 prev = atomic64_read(&hwc->prev_shared);
-	u64 now;
+	u64 step = perf_event_claim_step(event, uncore_event_counter);
 
-	/* The counter is read again after each failed claim of its step. */
-	do {
-		/* RDMSR may run ahead of the load of prev: fence it. */
-		rmb();
-		now = box->ops->read(box, event);
-	} while (!atomic64_try_cmpxchg(&hwc->prev_shared, &prev, now));
-	atomic64_add((now - prev) &
-		     GENMASK_ULL(uncore_event_width(box, event) - 1, 0),
+	atomic64_add(step & GENMASK_ULL(uncore_event_width(box, event) - 1, 0),
 		     &event->count_shared);
 }
 
