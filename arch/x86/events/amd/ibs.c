@@ -103,6 +103,8 @@ struct ibs_pmu {
 };
 
 static u32 ibs_caps;
+/* How this CPU's IBS_OP_DATA2 and DATA3 are read: ibs_mem_quirks(). */
+static unsigned int ibs_mem_read;
 static unsigned int ibs_lvt_offset;
 static DEFINE_PER_CPU(struct ibs_cpu, ibs_fetch_cpu);
 static DEFINE_PER_CPU(struct ibs_cpu, ibs_op_cpu);
@@ -444,7 +446,7 @@ static void ibs_sample(struct ibs_pmu *ibs, struct perf_event *event,
 		data.sample_flags |= PERF_SAMPLE_ADDR | PERF_SAMPLE_PHYS_ADDR;
 		if (type & PERF_SAMPLE_DATA_SRC) {
 			data.data_src.val =
-				ibs_op_data_src(regs, ibs_caps & IBS_CAPS_ZEN4);
+				ibs_op_data_src(regs, ibs_mem_read);
 			data.sample_flags |= PERF_SAMPLE_DATA_SRC;
 		}
 		if (type & PERF_SAMPLE_WEIGHT_TYPE) {
@@ -751,6 +753,8 @@ static int __init amd_ibs_init(void)
 			  !!(caps & IBS_CAPS_OPDATA4);
 	ibs_fetch.nr_regs += !!(caps & IBS_CAPS_FETCHCTLEXTD);
 	ibs_caps = caps;
+	ibs_mem_read = ibs_mem_quirks(caps, boot_cpu_data.x86,
+				      boot_cpu_data.x86_model);
 
 	/* The NMI handler first: the LVT entries open as CPUs come up. */
 	ret = register_nmi_handler(NMI_LOCAL, ibs_nmi, 0, "perf_ibs");

@@ -6,6 +6,7 @@
 #ifndef ARCH_X86_EVENTS_AMD_IBS_H
 #define ARCH_X86_EVENTS_AMD_IBS_H
 
+#include <linux/bits.h>
 #include <linux/types.h>
 
 /*
@@ -43,7 +44,6 @@ enum ibs_op_reg {
 #define IBS_OP_DATA2_SRC4_PMEM		6
 #define IBS_OP_DATA2_SRC4_IO		7
 #define IBS_OP_DATA2_SRC4_EXT_MEM	8
-#define IBS_OP_DATA2_SRC4_PEER_MEM	12
 
 /* IBS_OP_DATA3 */
 #define IBS_OP_DATA3_LD			BIT_ULL(0)
@@ -53,12 +53,20 @@ enum ibs_op_reg {
 #define IBS_OP_DATA3_DC_MISS		BIT_ULL(7)
 #define IBS_OP_DATA3_UC			BIT_ULL(14)
 #define IBS_OP_DATA3_LOCKED		BIT_ULL(15)
+#define IBS_OP_DATA3_NO_MAB		BIT_ULL(16)
 #define IBS_OP_DATA3_LIN_VALID		BIT_ULL(17)
 #define IBS_OP_DATA3_PHYS_VALID		BIT_ULL(18)
 #define IBS_OP_DATA3_L2_MISS		BIT_ULL(20)
+#define IBS_OP_DATA3_SW_PF		BIT_ULL(21)
 #define IBS_OP_DATA3_MISS_LAT(d)	(((d) >> 32) & 0xffff)
 
-u64 ibs_op_data_src(const u64 *regs, bool zen4);
+/* How a CPU's DATA2 and DATA3 are read (ibs_mem_quirks()). */
+#define IBS_MEM_SRC5		BIT(0)	/* Zen 4's five-bit data source */
+#define IBS_MEM_ERRATUM_1293	BIT(1)	/* DATA2 invalid for some misses */
+#define IBS_MEM_HIT_STATE	BIT(2)	/* CacheHitSt is reliable */
+
+unsigned int ibs_mem_quirks(u32 caps, unsigned int family, unsigned int model);
+u64 ibs_op_data_src(const u64 *regs, unsigned int quirks);
 u64 ibs_op_weight(const u64 *regs, bool split);
 
 #endif /* ARCH_X86_EVENTS_AMD_IBS_H */

@@ -17,13 +17,16 @@
  * PERF_SAMPLE_RAW it carries the capabilities and the registers (an
  * op's seven and its branch target, a fetch's three), the second being
  * the IP.  A sampled load or store of the test's own loop has its data
- * address, physical address and a data source saying which it was.  A
- * CPU back on line samples.
+ * address, physical address and a data source saying which it was,
+ * and where the data came from (the emulation's caches: an L1 hit, a
+ * miss to the DRAM, with its latency as the weight).  A CPU back on
+ * line samples.
  */
 #define _GNU_SOURCE
 #include <cpuid.h>
 #include <sched.h>
 #include <sys/ioctl.h>
+#include <sys/mman.h>
 
 #include "perf_test_util.h"
 #include "perf_sample_util.h"
@@ -69,6 +72,32 @@ asm(".pushsection .text\n"
 	".popsection\n");
 
 static unsigned long loop_mem[2];
+
+/*
+ * n loads walking @buf (of a power of two bytes, @mask its size less
+ * one) a page and a line at a time: each a new line and a new page, a
+ * miss of the data cache and, in a buffer larger than the last level,
+ * of every cache.
+ */
+void ibs_walk(unsigned long n, char *buf, unsigned long mask);
+extern char ibs_walk_load[];
+asm(".pushsection .text\n"
+	".globl ibs_walk, ibs_walk_load\n"
+	".type ibs_walk, @function\n"
+	"ibs_walk:\n"
+	"	xor %ecx, %ecx\n"
+	"1:\n"
+	"ibs_walk_load:\n"
+	"	mov (%rsi,%rcx), %rax\n"
+	"	add $4160, %rcx\n"
+	"	and %rdx, %rcx\n"
+	"	dec %rdi\n"
+	"	jnz 1b\n"
+	"	ret\n"
+	".size ibs_walk, . - ibs_walk\n"
+	".popsection\n");
+
+#define WALK_BYTES	(64UL << 20)
 
 /* CPUID Fn8000_001B EAX, or 0 where the CPU offers no IBS. */
 static unsigned int cpu_ibs_caps(void)
@@ -379,6 +408,90 @@ TEST_F(ibs, op_samples)
 	samples_free(&ss);
 	ring_unmap(&r);
 	close(fd);
+}
+
+static int walk_loads(struct samples *ss)
+{
+	return loop_samples(ss, (uintptr_t)ibs_walk_load);
+}
+
+/*
+ * Where a sampled load's data came from: the loop's load of a line it
+ * never leaves hits the L1 with no weight; the walk's loads, each of a
+ * line and a page not touched since the walk last came by, miss it, and
+ * with a buffer of four times the last level, some are served by the
+ * DRAM (the emulation's latencies give them a weight: their cycles).
+ * As 6.1 encodes them: levels as bits, no level number, no snoop.
+ */
+TEST_F(ibs, op_data_sources)
+{
+	__u64 type = PERF_SAMPLE_IP | PERF_SAMPLE_ADDR |
+		     PERF_SAMPLE_DATA_SRC | PERF_SAMPLE_WEIGHT;
+	__u64 hit = PERF_MEM_LVL_L1 | PERF_MEM_LVL_HIT;
+	__u64 dram = PERF_MEM_LVL_LOC_RAM | PERF_MEM_LVL_HIT;
+	unsigned int hits = 0, walked = 0, drams = 0, i, round;
+	static struct samples ss;
+	struct perf_event_attr a;
+	union perf_mem_data_src d;
+	struct ring r;
+	char *buf;
+	int fd;
+
+	if (self->skip)
+		SKIP(return, "%s", self->skip);
+	buf = mmap(NULL, WALK_BYTES, PROT_READ | PROT_WRITE,
+		   MAP_PRIVATE | MAP_ANONYMOUS | MAP_POPULATE, -1, 0);
+	ASSERT_NE(MAP_FAILED, buf);
+	memset(buf, 1, WALK_BYTES);
+	ibs_attr(&a, self->op, 0, PERIOD);
+	a.sample_type = type;
+	fd = sys_perf_event_open(&a, -1, 0, -1, 0);
+	ASSERT_LE(0, fd);
+	ASSERT_EQ(0, ring_map(&r, fd, 64));
+	samples_init(&ss, &a, 1);
+	/* A round's samples looked at, then dropped: most are not ours. */
+	for (round = 0; round < ROUNDS && (hits < 3 || walked < 10); round++) {
+		ASSERT_EQ(0, ioctl(fd, PERF_EVENT_IOC_ENABLE, 0));
+		ibs_walk(LOOPS, buf, WALK_BYTES - 1);
+		ibs_loop(LOOPS / 2, loop_mem);
+		ASSERT_EQ(0, ioctl(fd, PERF_EVENT_IOC_DISABLE, 0));
+		ASSERT_EQ(0, ring_collect(&r, &ss));
+		EXPECT_EQ(0, ss.bad);
+		for (i = 0; i < (unsigned int)ss.kept; i++) {
+			const struct sample *s = &ss.s[i];
+
+			d.val = s->data_src;
+			if (s->ip == (uintptr_t)ibs_loop_load) {
+				hits++;
+				EXPECT_EQ(hit, (__u64)d.mem_lvl);
+				EXPECT_EQ(0, s->weight);
+			} else if (s->ip == (uintptr_t)ibs_walk_load) {
+				walked++;
+				EXPECT_LE((uintptr_t)buf, s->addr);
+				EXPECT_GT((uintptr_t)buf + WALK_BYTES, s->addr);
+				EXPECT_EQ(PERF_MEM_OP_LOAD, (__u64)d.mem_op);
+				/* A new line every time: never in the L1. */
+				EXPECT_FALSE(d.mem_lvl & PERF_MEM_LVL_L1);
+				EXPECT_LT(0, s->weight);
+				EXPECT_EQ(0, (__u64)d.mem_lvl_num);
+				EXPECT_EQ(PERF_MEM_SNOOP_NA, (__u64)d.mem_snoop);
+				drams += d.mem_lvl == dram;
+			} else {
+				continue;
+			}
+			EXPECT_EQ(PERF_MEM_LOCK_NA, (__u64)d.mem_lock);
+		}
+		samples_free(&ss);
+	}
+	EXPECT_LE(3, hits);
+	EXPECT_LE(10, walked);
+	EXPECT_LE(1, drams) {
+		TH_LOG("of %u loads of the walk, none served by the DRAM",
+		       walked);
+	}
+	ring_unmap(&r);
+	close(fd);
+	munmap(buf, WALK_BYTES);
 }
 
 /* ibs_fetch's: the fetched instruction's address, exact. */
